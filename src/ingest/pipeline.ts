@@ -1,0 +1,171 @@
+import { fingerprintKey, normaliseFingerprint } from '../core/fingerprint.js';
+import { ipSortKey, parseIp } from '../core/ip.js';
+import type { Observation, ReadItem, SourcePosition } from '../core/observation.js';
+import type { HostWrite } from '../storage/hosts.js';
+import type { Storage } from '../storage/index.js';
+import type { ClassificationResolver } from './classifications/resolver.js';
+import type { GeoEnricher } from './enrich/geo.js';
+import { scannerReportedOnly, type CveMatcher } from './match.js';
+
+export interface IngestSummary {
+  read: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  superseded: number;
+  expired: number;
+  rejected: number;
+  durationMs: number;
+}
+
+export interface Rejection extends SourcePosition {
+  reason: string;
+}
+
+export interface PipelineOptions {
+  retentionDays: number;
+  /** Observations per transaction. */
+  batchSize?: number;
+  /** A pending batch is committed at least this often, so a slow stream stays visible. */
+  flushIntervalMs?: number;
+  onRejected?: (rejection: Rejection) => void;
+  /** Called after each committed batch. */
+  onProgress?: (summary: IngestSummary) => void;
+  now?: () => number;
+}
+
+export interface PipelineStages {
+  geo?: GeoEnricher;
+  classifier: ClassificationResolver;
+  matcher?: CveMatcher;
+}
+
+const DAY_MS = 86_400_000;
+const TIMED_OUT = Symbol('timed out');
+
+export const emptySummary = (): IngestSummary => ({
+  read: 0,
+  inserted: 0,
+  updated: 0,
+  unchanged: 0,
+  superseded: 0,
+  expired: 0,
+  rejected: 0,
+  durationMs: 0,
+});
+
+/**
+ * read → normalise → enrich → match → batched upsert. Bad items are reported and skipped; the rest
+ * goes in. Memory is bounded by the batch size whatever the input size.
+ */
+export async function runIngest(
+  storage: Storage,
+  items: AsyncIterable<ReadItem>,
+  stages: PipelineStages,
+  options: PipelineOptions,
+): Promise<IngestSummary> {
+  const started = performance.now();
+  const summary = emptySummary();
+  const batchSize = options.batchSize ?? 1000;
+  const flushIntervalMs = options.flushIntervalMs ?? 1000;
+  const now = options.now ?? Date.now;
+  let batch: HostWrite[] = [];
+  let batchStartedAt = 0;
+
+  const reject = (at: SourcePosition, reason: string) => {
+    summary.rejected += 1;
+    options.onRejected?.({ ...at, reason });
+  };
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const writes = batch;
+    batch = [];
+    const counts = await storage.hosts.upsertBatch(writes);
+    summary.inserted += counts.inserted;
+    summary.updated += counts.updated;
+    summary.unchanged += counts.unchanged;
+    summary.superseded += counts.superseded;
+    summary.durationMs = performance.now() - started;
+    options.onProgress?.({ ...summary });
+  };
+
+  const iterator = items[Symbol.asyncIterator]();
+  let next = iterator.next();
+  for (;;) {
+    const result = batch.length > 0 ? await withDeadline(next, batchStartedAt + flushIntervalMs) : await next;
+    if (result === TIMED_OUT) {
+      await flush();
+      continue;
+    }
+    if (result.done) break;
+    next = iterator.next();
+    const item = result.value;
+    summary.read += 1;
+    if (item.kind === 'rejected') {
+      reject(item.at, item.reason);
+      continue;
+    }
+    const retentionStart = options.retentionDays > 0 ? now() - options.retentionDays * DAY_MS : -Infinity;
+    if (item.observation.timestamp < retentionStart) {
+      summary.expired += 1;
+      continue;
+    }
+    let write: HostWrite;
+    try {
+      write = prepare(item.observation, stages);
+    } catch (error) {
+      reject(item.at, (error as Error).message);
+      continue;
+    }
+    if (batch.length === 0) batchStartedAt = Date.now();
+    batch.push(write);
+    if (batch.length >= batchSize || Date.now() - batchStartedAt >= flushIntervalMs) await flush();
+  }
+  await flush();
+  summary.durationMs = performance.now() - started;
+  return summary;
+}
+
+/** Normalise, enrich and match one observation into the record it becomes. */
+export function prepare(observation: Observation, stages: PipelineStages): HostWrite {
+  const ip = parseIp(observation.ip);
+  const ipKey = ipSortKey(ip);
+  const fingerprints = observation.fingerprints.map(normaliseFingerprint);
+  const geo = stages.geo?.lookup(ip.text) ?? {};
+  const matched = (stages.matcher ?? scannerReportedOnly).match(observation, fingerprints);
+  const scannerCves = [...new Set(observation.cves.map((cve) => cve.toUpperCase()))].sort();
+  return {
+    ip: ip.text,
+    ipKey,
+    port: observation.port,
+    protocol: observation.protocol,
+    fpKey: fingerprintKey(fingerprints),
+    hostname: observation.hostnames[0] ?? '',
+    observedAt: observation.timestamp,
+    asn: geo.asn ?? observation.asn,
+    asName: geo.as_name ?? observation.asName,
+    asDomain: geo.as_domain,
+    country: geo.country ?? observation.country,
+    countryCode: geo.country_code ?? observation.countryCode,
+    fingerprints,
+    osCpes: observation.osCpes,
+    scannerCves,
+    cves: [...new Set([...scannerCves, ...matched])].sort(),
+    observedClassifications: observation.classifications,
+    classifications: stages.classifier.effective(observation.classifications, fingerprints, ipKey),
+  };
+}
+
+async function withDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | typeof TIMED_OUT> {
+  const wait = deadline - Date.now();
+  if (wait <= 0) return TIMED_OUT;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), wait);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,32 @@
+/** Typed arrays indexed by record id that grow as ids grow. */
+export class GrowableColumn<T extends Float64Array | Uint32Array | Uint16Array | Uint8Array> {
+  private data: T;
+
+  constructor(private readonly make: (length: number) => T) {
+    this.data = make(1024);
+  }
+
+  get(id: number): number {
+    return id < this.data.length ? this.data[id]! : 0;
+  }
+
+  set(id: number, value: number): void {
+    if (id >= this.data.length) {
+      let length = this.data.length;
+      while (length <= id) length *= 2;
+      const grown = this.make(length);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[id] = value;
+  }
+
+  get bytes(): number {
+    return this.data.byteLength;
+  }
+}
+
+export const float64Column = () => new GrowableColumn((n) => new Float64Array(n));
+export const uint32Column = () => new GrowableColumn((n) => new Uint32Array(n));
+export const uint16Column = () => new GrowableColumn((n) => new Uint16Array(n));
+export const uint8Column = () => new GrowableColumn((n) => new Uint8Array(n));

@@ -1,0 +1,363 @@
+import { cpeMatches, parseCpe, type Wfn } from '../core/cpe.js';
+import { parseIp, type IpRange } from '../core/ip.js';
+import type { HostRecord } from '../storage/hosts.js';
+import { intersectAll, RoaringBitmap32, unionAll, type Bitmap } from './bitmap.js';
+import { float64Column, uint16Column, uint32Column, uint8Column } from './columns.js';
+import type { HostQuery, PageRequest, PageResult, SortPosition, TimeRange } from './host-query.js';
+import { selectPage, type SortColumns } from './page.js';
+import { familyTerm, Postings } from './postings.js';
+import { TermLists } from './term-lists.js';
+
+export const HOUR_MS = 3_600_000;
+
+/** One distinct fingerprint identity (vendor, product, version, cpe) across all records. */
+interface Identity {
+  vendor: string;
+  product: string;
+  version: string;
+  cpe?: Wfn;
+}
+
+/**
+ * In-memory index of the target-intel records: compressed bitmaps of record ids per term (cve,
+ * vendor, product, version, fingerprint identity, classification, asn, country, protocol, port,
+ * hostname), per hour of observation and of first addition, and per IP block; plus the per-record
+ * columns needed to sort and to check range edges exactly. Filters and exact counts are bitmap
+ * algebra; the database remains the source of truth and serves the records themselves.
+ */
+export class HostIndex {
+  private readonly postings = new Postings();
+  private readonly termLists = new TermLists();
+  private readonly live = new RoaringBitmap32();
+  private readonly observedAt = float64Column();
+  private readonly dateAdded = float64Column();
+  private readonly ipv4 = uint32Column();
+  private readonly ipIsV6 = uint8Column();
+  private readonly ipv6 = new Map<number, bigint>();
+  private readonly port = uint16Column();
+  private readonly changeSeq = float64Column();
+  private readonly identities = new Map<string, Identity>();
+  private readonly hostnames = new Set<string>();
+  /** Recent changes (seq, id), oldest first, to exclude records changed during a cursor walk. */
+  private readonly recentSeqs: number[] = [];
+  private readonly recentIds: number[] = [];
+  private static readonly RECENT_LIMIT = 1_000_000;
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  /** Adds or replaces a record; `seq` is the change-log sequence number that produced this state. */
+  upsert(record: HostRecord, seq: number): void {
+    const id = record.id;
+    if (this.live.has(id)) this.unlink(id);
+    const terms = this.termsOf(record);
+    const termIds = terms.map((term) => this.postings.intern(term));
+    for (const termId of termIds) this.postings.add(termId, id);
+    this.termLists.set(id, termIds);
+    this.live.add(id);
+    this.observedAt.set(id, record.observedAt);
+    this.dateAdded.set(id, record.dateAdded);
+    const ip = parseIp(record.ip);
+    if (ip.version === 4) {
+      this.ipIsV6.set(id, 0);
+      this.ipv4.set(id, Number(ip.value));
+    } else {
+      this.ipIsV6.set(id, 1);
+      this.ipv6.set(id, ip.value);
+    }
+    this.port.set(id, record.port);
+    this.noteChange(id, seq);
+  }
+
+  remove(id: number, seq: number): void {
+    if (!this.live.has(id)) return;
+    this.unlink(id);
+    this.live.remove(id);
+    this.ipv6.delete(id);
+    this.noteChange(id, seq);
+  }
+
+  has(id: number): boolean {
+    return this.live.has(id);
+  }
+
+  /** Record ids matching the query (a new bitmap). */
+  evaluate(query: HostQuery): Bitmap {
+    const parts: Bitmap[] = [];
+    const empty = () => new RoaringBitmap32();
+    const term = (name: string) => this.postings.get(name) ?? empty();
+
+    if (query.id !== undefined) parts.push(this.live.has(query.id) ? RoaringBitmap32.of(query.id) : empty());
+    if (query.cve) parts.push(term(`cve:${query.cve.toUpperCase()}`));
+    if (query.asn) parts.push(term(`asn:${query.asn.toUpperCase()}`));
+    if (query.countryCode) parts.push(term(`cc:${query.countryCode.toUpperCase()}`));
+    if (query.country) parts.push(term(`cn:${query.country.toLowerCase()}`));
+    if (query.protocol) parts.push(term(`proto:${query.protocol.toLowerCase()}`));
+    if (query.port !== undefined) parts.push(term(familyTerm('port', query.port)));
+    // Until match confidence exists, `confirmed` means the same as `contains_cve`.
+    if (query.containsCve !== undefined) parts.push(this.withCve(query.containsCve));
+    if (query.confirmed !== undefined && query.confirmed !== query.containsCve) parts.push(this.withCve(query.confirmed));
+    if (query.classifications?.length) parts.push(this.classified(query.classifications));
+    const fingerprint = this.fingerprintFilter(query);
+    if (fingerprint) parts.push(fingerprint);
+    if (query.hostnameContains?.length || query.domains?.length) parts.push(this.hostnameFilter(query));
+    if (query.cidr) parts.push(this.cidrFilter(query.cidr));
+    for (const range of query.dateAdded) parts.push(this.timeFilter('ta', this.dateAdded, range));
+    for (const range of query.observed) parts.push(this.timeFilter('to', this.observedAt, range));
+
+    return parts.length === 0 ? this.live.clone() : intersectAll(parts);
+  }
+
+  /** Exact total and one page of ids in sort order. */
+  page(query: HostQuery, request: PageRequest): PageResult {
+    const candidates = this.evaluate(query);
+    if (request.snapshotSeq !== undefined) candidates.andNotInPlace(this.changedSince(request.snapshotSeq, candidates));
+    return selectPage(candidates, request, this.sortColumns());
+  }
+
+  /** Sort key of a record (for cursors). */
+  positionOf(id: number, sort: PageRequest['sort']): SortPosition {
+    return { key: this.sortColumns().keyOf(id, sort), id };
+  }
+
+  memoryBytes(): number {
+    return (
+      this.postings.bitmapBytes() +
+      this.termLists.bytes +
+      this.observedAt.bytes +
+      this.dateAdded.bytes +
+      this.ipv4.bytes +
+      this.ipIsV6.bytes +
+      this.port.bytes +
+      this.changeSeq.bytes
+    );
+  }
+
+  get termCount(): number {
+    return this.postings.termCount;
+  }
+
+  private withCve(flag: boolean): Bitmap {
+    const withCve = this.postings.get('hascve') ?? new RoaringBitmap32();
+    return flag ? withCve.clone() : RoaringBitmap32.andNot(this.live, withCve);
+  }
+
+  private classified(values: string[]): Bitmap {
+    return unionAll(
+      values
+        .map((value) => this.postings.get(value.includes(':') ? `cls:${value}` : `clt:${value}`))
+        .filter((bitmap): bitmap is Bitmap => bitmap !== undefined),
+    );
+  }
+
+  /**
+   * vendor, product, version and cpe must all hold for one and the same fingerprint, so a
+   * combination is answered from the distinct fingerprint identities, each with its bitmap.
+   */
+  private fingerprintFilter(query: HostQuery): Bitmap | undefined {
+    const { vendor, product, version, cpe } = query;
+    const given = [vendor, product, version, cpe].filter((value) => value !== undefined).length;
+    if (given === 0) return undefined;
+    if (given === 1 && !cpe) {
+      const name = vendor !== undefined ? `v:${vendor}` : product !== undefined ? `p:${product}` : `ver:${version}`;
+      return (this.postings.get(name.toLowerCase()) ?? new RoaringBitmap32()).clone();
+    }
+    const lower = (value: string | undefined) => value?.toLowerCase();
+    const [v, p, ver] = [lower(vendor), lower(product), lower(version)];
+    const matching: Bitmap[] = [];
+    for (const [key, identity] of this.identities) {
+      if (v !== undefined && identity.vendor !== v) continue;
+      if (p !== undefined && identity.product !== p) continue;
+      if (ver !== undefined && identity.version !== ver) continue;
+      if (cpe && (!identity.cpe || !cpeMatches(cpe, identity.cpe))) continue;
+      const bitmap = this.postings.get(`fp:${key}`);
+      if (bitmap) matching.push(bitmap);
+    }
+    return unionAll(matching);
+  }
+
+  private hostnameFilter(query: HostQuery): Bitmap {
+    const parts: Bitmap[] = [];
+    const substrings = query.hostnameContains?.map((s) => s.toLowerCase());
+    const domains = query.domains?.map((d) => d.toLowerCase().replace(/^\.+/, ''));
+    const hostnameMatches = (name: string) =>
+      (!substrings || substrings.some((s) => name.includes(s))) &&
+      (!domains || domains.some((d) => name === d || name.endsWith(`.${d}`)));
+    for (const name of this.hostnames) {
+      if (!hostnameMatches(name)) continue;
+      const bitmap = this.postings.get(`h:${name}`);
+      if (bitmap) parts.push(bitmap);
+    }
+    return unionAll(parts);
+  }
+
+  private cidrFilter(range: IpRange): Bitmap {
+    if (range.version === 4) {
+      const first = Number(range.first);
+      const last = Number(range.last);
+      const family = this.postings.family('b4');
+      const result = new RoaringBitmap32();
+      const firstBlock = first >>> 8;
+      const lastBlock = last >>> 8;
+      for (const block of family.keysBetween(firstBlock, lastBlock)) {
+        const bucket = family.bucket(block)!;
+        const whole = block > firstBlock && block < lastBlock;
+        const covered = whole || (block * 256 >= first && block * 256 + 255 <= last);
+        if (covered) result.orInPlace(bucket);
+        else for (const id of bucket) if (this.ipv4.get(id) >= first && this.ipv4.get(id) <= last) result.add(id);
+      }
+      return result;
+    }
+    const family = this.postings.family('b6');
+    const result = new RoaringBitmap32();
+    const firstBlock = Number(range.first >> 80n);
+    const lastBlock = Number(range.last >> 80n);
+    for (const block of family.keysBetween(firstBlock, lastBlock)) {
+      for (const id of family.bucket(block)!) {
+        const value = this.ipv6.get(id)!;
+        if (value >= range.first && value <= range.last) result.add(id);
+      }
+    }
+    return result;
+  }
+
+  private timeFilter(prefix: 'ta' | 'to', column: { get(id: number): number }, range: TimeRange): Bitmap {
+    const family = this.postings.family(prefix);
+    const from = range.from ?? -Infinity;
+    const to = range.to ?? Infinity;
+    const keys = family.sortedKeys();
+    if (keys.length === 0) return new RoaringBitmap32();
+    const firstHour = Math.max(keys[0]!, Math.floor(from / HOUR_MS));
+    const lastHour = Math.min(keys[keys.length - 1]!, Math.floor((to - 1) / HOUR_MS));
+    const whole: Bitmap[] = [];
+    const result = new RoaringBitmap32();
+    for (const hour of family.keysBetween(firstHour, lastHour)) {
+      const bucket = family.bucket(hour)!;
+      if (hour * HOUR_MS >= from && (hour + 1) * HOUR_MS <= to) whole.push(bucket);
+      else for (const id of bucket) if (column.get(id) >= from && column.get(id) < to) result.add(id);
+    }
+    if (whole.length) result.orInPlace(unionAll(whole));
+    return result;
+  }
+
+  /** Ids changed after `seq` (among `within`), from the recent-change log or, past it, the columns. */
+  private changedSince(seq: number, within: Bitmap): Bitmap {
+    const changed = new RoaringBitmap32();
+    if (this.recentSeqs.length > 0 && this.recentSeqs[0]! <= seq + 1) {
+      for (let i = this.recentSeqs.length - 1; i >= 0 && this.recentSeqs[i]! > seq; i--) changed.add(this.recentIds[i]!);
+      return changed;
+    }
+    for (const id of within) if (this.changeSeq.get(id) > seq) changed.add(id);
+    return changed;
+  }
+
+  private noteChange(id: number, seq: number): void {
+    this.changeSeq.set(id, seq);
+    this.recentSeqs.push(seq);
+    this.recentIds.push(id);
+    if (this.recentSeqs.length > HostIndex.RECENT_LIMIT * 1.5) {
+      this.recentSeqs.splice(0, this.recentSeqs.length - HostIndex.RECENT_LIMIT);
+      this.recentIds.splice(0, this.recentIds.length - HostIndex.RECENT_LIMIT);
+    }
+  }
+
+  private unlink(id: number): void {
+    for (const termId of this.termLists.get(id)) {
+      if (!this.postings.remove(termId, id)) continue;
+      // The last record holding this term is gone: drop it from the dictionaries scanned by filters.
+      const name = this.postings.nameOf(termId);
+      if (name.startsWith('h:')) this.hostnames.delete(name.slice(2));
+      else if (name.startsWith('fp:')) this.identities.delete(name.slice(3));
+    }
+    this.termLists.clear(id);
+  }
+
+  private termsOf(record: HostRecord): string[] {
+    const terms = new Set<string>();
+    for (const cve of record.cves) terms.add(`cve:${cve.toUpperCase()}`);
+    if (record.cves.length > 0) terms.add('hascve');
+    for (const fp of record.fingerprints) {
+      const identity: Identity = {
+        vendor: (fp.vendor ?? '').toLowerCase(),
+        product: (fp.product ?? '').toLowerCase(),
+        version: (fp.version ?? '').toLowerCase(),
+        cpe: fp.cpe ? tryParseCpe(fp.cpe) : undefined,
+      };
+      if (identity.vendor) terms.add(`v:${identity.vendor}`);
+      if (identity.product) terms.add(`p:${identity.product}`);
+      if (identity.version) terms.add(`ver:${identity.version}`);
+      if (!identity.vendor && !identity.product && !identity.version && !identity.cpe) continue;
+      const key = JSON.stringify([identity.vendor, identity.product, identity.version, fp.cpe?.toLowerCase() ?? '']);
+      if (!this.identities.has(key)) this.identities.set(key, identity);
+      terms.add(`fp:${key}`);
+    }
+    for (const value of record.classifications) {
+      terms.add(`cls:${value}`);
+      const colon = value.indexOf(':');
+      terms.add(`clt:${colon < 0 ? value : value.slice(0, colon)}`);
+    }
+    if (record.asn) terms.add(`asn:${record.asn.toUpperCase()}`);
+    if (record.countryCode) terms.add(`cc:${record.countryCode.toUpperCase()}`);
+    if (record.country) terms.add(`cn:${record.country.toLowerCase()}`);
+    terms.add(`proto:${record.protocol.toLowerCase()}`);
+    terms.add(familyTerm('port', record.port));
+    terms.add(familyTerm('to', Math.floor(record.observedAt / HOUR_MS)));
+    terms.add(familyTerm('ta', Math.floor(record.dateAdded / HOUR_MS)));
+    const ip = parseIp(record.ip);
+    terms.add(ip.version === 4 ? familyTerm('b4', Number(ip.value) >>> 8) : familyTerm('b6', Number(ip.value >> 80n)));
+    const hostname = record.hostname.toLowerCase();
+    if (hostname) {
+      terms.add(`h:${hostname}`);
+      this.hostnames.add(hostname);
+    }
+    return [...terms];
+  }
+
+  private sortColumns(): SortColumns {
+    return {
+      postings: this.postings,
+      observedAt: this.observedAt,
+      dateAdded: this.dateAdded,
+      ipv4: this.ipv4,
+      ipIsV6: this.ipIsV6,
+      ipv6: this.ipv6,
+      port: this.port,
+      keyOf: (id, sort) => sortKeyOf(this, id, sort),
+    };
+  }
+
+  /** @internal column access for sort keys */
+  columnsFor(id: number) {
+    return {
+      observedAt: this.observedAt.get(id),
+      dateAdded: this.dateAdded.get(id),
+      isV6: this.ipIsV6.get(id) === 1,
+      ipv4: this.ipv4.get(id),
+      ipv6: this.ipv6.get(id),
+      port: this.port.get(id),
+    };
+  }
+}
+
+function sortKeyOf(index: HostIndex, id: number, sort: PageRequest['sort']): Array<number | string> {
+  const c = index.columnsFor(id);
+  switch (sort) {
+    case 'timestamp':
+      return [c.observedAt];
+    case 'date_added':
+      return [c.dateAdded];
+    case 'port':
+      return [c.port];
+    case 'ip':
+      return c.isV6 ? [6, c.ipv6!.toString(), c.port] : [4, String(c.ipv4), c.port];
+  }
+}
+
+function tryParseCpe(text: string): Wfn | undefined {
+  try {
+    return parseCpe(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,120 @@
+import type { HostRepository } from '../storage/hosts.js';
+import { HostIndex } from './host-index.js';
+
+export interface IndexStatus {
+  records: number;
+  appliedSeq: number;
+  lastRefreshAt?: number;
+  memoryBytes: number;
+  buildMs?: number;
+}
+
+const SCAN_BATCH = 5000;
+const CHANGE_BATCH = 5000;
+
+/**
+ * Keeps a HostIndex equal to the database: built by scanning the records at start, then kept
+ * current by applying the change log (`host_changes`) past the last sequence number applied.
+ * Several servers on one database each tail the same log.
+ */
+export class IndexSync {
+  index = new HostIndex();
+  private appliedSeq = 0;
+  private lastRefreshAt: number | undefined;
+  private buildMs: number | undefined;
+  private refreshing: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly hosts: HostRepository) {}
+
+  /** Full build from the records (the change log position is read first so nothing is missed). */
+  async build(): Promise<void> {
+    const started = performance.now();
+    await this.loadAll();
+    this.buildMs = performance.now() - started;
+    await this.refresh();
+  }
+
+  /** Applies every change committed since the last refresh. Concurrent callers share one run. */
+  refresh(): Promise<void> {
+    if (!this.refreshing) {
+      this.refreshing = this.applyChanges().finally(() => {
+        this.refreshing = undefined;
+      });
+    }
+    return this.refreshing;
+  }
+
+  /** Polls the change log every `intervalMs` until stopped. */
+  start(intervalMs: number, onError: (error: unknown) => void): void {
+    this.stop();
+    const tick = () => {
+      this.refresh()
+        .catch(onError)
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(tick, intervalMs);
+        });
+    };
+    this.timer = setTimeout(tick, intervalMs);
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  status(): IndexStatus {
+    return {
+      records: this.index.size,
+      appliedSeq: this.appliedSeq,
+      lastRefreshAt: this.lastRefreshAt,
+      memoryBytes: this.index.memoryBytes(),
+      buildMs: this.buildMs,
+    };
+  }
+
+  get seq(): number {
+    return this.appliedSeq;
+  }
+
+  private async applyChanges(): Promise<void> {
+    const oldest = await this.hosts.oldestChangeSeq();
+    if (oldest !== undefined && oldest > this.appliedSeq + 1 && this.appliedSeq > 0) {
+      // The log was pruned past our position: only a rebuild is exact.
+      await this.loadAll();
+      return;
+    }
+    for (;;) {
+      const changes = await this.hosts.changesSince(this.appliedSeq, CHANGE_BATCH);
+      if (changes.length === 0) break;
+      const lastSeqById = new Map<number, { seq: number; deleted: boolean }>();
+      for (const change of changes) lastSeqById.set(change.hostId, { seq: change.seq, deleted: change.deleted });
+      const present = await this.hosts.getByIds([...lastSeqById.keys()]);
+      const byId = new Map(present.map((record) => [record.id, record]));
+      for (const [id, change] of lastSeqById) {
+        const record = byId.get(id);
+        // The row as it is now is the truth, whatever the individual log entries said.
+        if (record) this.index.upsert(record, change.seq);
+        else this.index.remove(id, change.seq);
+      }
+      this.appliedSeq = changes[changes.length - 1]!.seq;
+      if (changes.length < CHANGE_BATCH) break;
+    }
+    this.lastRefreshAt = Date.now();
+  }
+
+  private async loadAll(): Promise<void> {
+    const index = new HostIndex();
+    const seq = await this.hosts.latestChangeSeq();
+    let after = 0;
+    for (;;) {
+      const records = await this.hosts.scan(after, SCAN_BATCH);
+      for (const record of records) index.upsert(record, seq);
+      if (records.length < SCAN_BATCH) break;
+      after = records[records.length - 1]!.id;
+    }
+    this.index = index;
+    this.appliedSeq = seq;
+    this.lastRefreshAt = Date.now();
+  }
+}

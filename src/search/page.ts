@@ -1,0 +1,190 @@
+import { RoaringBitmap32, type Bitmap } from './bitmap.js';
+import type { GrowableColumn } from './columns.js';
+import type { PageRequest, PageResult, SortField, SortPosition } from './host-query.js';
+import type { Postings } from './postings.js';
+
+const HOUR_MS = 3_600_000;
+/** Below this many candidates, sorting them all beats walking the sort buckets. */
+const DIRECT_SORT_LIMIT = 4096;
+
+type Column = GrowableColumn<Float64Array | Uint32Array | Uint16Array | Uint8Array>;
+
+export interface SortColumns {
+  postings: Postings;
+  observedAt: Column;
+  dateAdded: Column;
+  ipv4: Column;
+  ipIsV6: Column;
+  ipv6: Map<number, bigint>;
+  port: Column;
+  keyOf(id: number, sort: SortField): Array<number | string>;
+}
+
+/**
+ * One page of `candidates` in sort order, plus the exact total. Small sets are sorted whole; large
+ * ones are paged by walking the sort field's buckets (hours, IP blocks, ports) in order and
+ * intersecting, so only the buckets that hold the page are materialised and sorted.
+ */
+export function selectPage(candidates: Bitmap, request: PageRequest, columns: SortColumns): PageResult {
+  const total = candidates.size;
+  const ascending = ascendingComparator(request.sort, columns);
+  const compare = request.order === 'asc' ? ascending : (a: number, b: number) => ascending(b, a);
+  const isAfter = request.after ? afterTest(request, columns) : () => true;
+  const ids =
+    total <= DIRECT_SORT_LIMIT
+      ? sortAll(candidates, request, compare, isAfter)
+      : walkBuckets(candidates, request, columns, compare, isAfter);
+  const lastId = ids[ids.length - 1];
+  return {
+    total,
+    ids,
+    ...(lastId !== undefined ? { last: { key: columns.keyOf(lastId, request.sort), id: lastId } } : {}),
+  };
+}
+
+function sortAll(
+  candidates: Bitmap,
+  request: PageRequest,
+  compare: (a: number, b: number) => number,
+  isAfter: (id: number) => boolean,
+): number[] {
+  const ids = Array.from(candidates.toUint32Array()).filter(isAfter);
+  ids.sort(compare);
+  return ids.slice(request.offset, request.offset + request.limit);
+}
+
+function walkBuckets(
+  candidates: Bitmap,
+  request: PageRequest,
+  columns: SortColumns,
+  compare: (a: number, b: number) => number,
+  isAfter: (id: number) => boolean,
+): number[] {
+  const result: number[] = [];
+  let skip = request.offset;
+  const startBucket = request.after ? bucketOfPosition(request.sort, request.after) : undefined;
+  for (const bucket of bucketsInOrder(request, columns.postings)) {
+    if (startBucket && beforeStart(bucket, startBucket, request.order)) continue;
+    const mayHoldEarlier = startBucket !== undefined && sameBucket(bucket, startBucket);
+    const count = bucket.bitmap.andCardinality(candidates);
+    if (count === 0) continue;
+    if (!mayHoldEarlier && skip >= count) {
+      skip -= count;
+      continue;
+    }
+    let ids = Array.from(RoaringBitmap32.and(bucket.bitmap, candidates).toUint32Array());
+    if (mayHoldEarlier) ids = ids.filter(isAfter);
+    if (request.sort === 'port') {
+      // Within one port the order is by id, which the bitmap already yields.
+      if (request.order === 'desc') ids.reverse();
+    } else {
+      ids.sort(compare);
+    }
+    for (const id of ids) {
+      if (skip > 0) {
+        skip--;
+        continue;
+      }
+      result.push(id);
+      if (result.length === request.limit) return result;
+    }
+  }
+  return result;
+}
+
+interface BucketRef {
+  family: string;
+  key: number;
+  bitmap: Bitmap;
+}
+
+function* bucketsInOrder(request: PageRequest, postings: Postings): Generator<BucketRef> {
+  const families =
+    request.sort === 'timestamp' ? ['to'] : request.sort === 'date_added' ? ['ta'] : request.sort === 'port' ? ['port'] : ['b4', 'b6'];
+  const ordered = request.order === 'asc' ? families : [...families].reverse();
+  for (const name of ordered) {
+    const family = postings.family(name);
+    const keys = family.sortedKeys();
+    const from = request.order === 'asc' ? 0 : keys.length - 1;
+    const step = request.order === 'asc' ? 1 : -1;
+    for (let i = from; i >= 0 && i < keys.length; i += step) {
+      const bitmap = family.bucket(keys[i]!);
+      if (bitmap) yield { family: name, key: keys[i]!, bitmap };
+    }
+  }
+}
+
+const FAMILY_RANK: Record<string, number> = { to: 0, ta: 0, port: 0, b4: 0, b6: 1 };
+
+function bucketOfPosition(sort: SortField, position: SortPosition): { family: string; key: number } {
+  const [first, second] = position.key;
+  switch (sort) {
+    case 'timestamp':
+      return { family: 'to', key: Math.floor(Number(first) / HOUR_MS) };
+    case 'date_added':
+      return { family: 'ta', key: Math.floor(Number(first) / HOUR_MS) };
+    case 'port':
+      return { family: 'port', key: Number(first) };
+    case 'ip':
+      return Number(first) === 4
+        ? { family: 'b4', key: Number(second) >>> 8 }
+        : { family: 'b6', key: Number(BigInt(second!) >> 80n) };
+  }
+}
+
+function sameBucket(a: { family: string; key: number }, b: { family: string; key: number }): boolean {
+  return a.family === b.family && a.key === b.key;
+}
+
+/** True when `bucket` comes before the cursor's bucket in the walk order. */
+function beforeStart(bucket: { family: string; key: number }, start: { family: string; key: number }, order: 'asc' | 'desc') {
+  const rank = FAMILY_RANK[bucket.family]! - FAMILY_RANK[start.family]!;
+  const relation = rank !== 0 ? rank : bucket.key - start.key;
+  return order === 'asc' ? relation < 0 : relation > 0;
+}
+
+function ascendingComparator(sort: SortField, c: SortColumns): (a: number, b: number) => number {
+  switch (sort) {
+    case 'timestamp':
+      return (a, b) => c.observedAt.get(a) - c.observedAt.get(b) || a - b;
+    case 'date_added':
+      return (a, b) => c.dateAdded.get(a) - c.dateAdded.get(b) || a - b;
+    case 'port':
+      return (a, b) => c.port.get(a) - c.port.get(b) || a - b;
+    case 'ip':
+      return (a, b) => compareIp(c, a, b) || c.port.get(a) - c.port.get(b) || a - b;
+  }
+}
+
+function compareIp(c: SortColumns, a: number, b: number): number {
+  const versionA = c.ipIsV6.get(a);
+  const versionB = c.ipIsV6.get(b);
+  if (versionA !== versionB) return versionA - versionB;
+  if (versionA === 0) return c.ipv4.get(a) - c.ipv4.get(b);
+  const x = c.ipv6.get(a)!;
+  const y = c.ipv6.get(b)!;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Whether a record comes strictly after the cursor position in the requested order. */
+function afterTest(request: PageRequest, columns: SortColumns): (id: number) => boolean {
+  const position = request.after!;
+  return (id) => {
+    const relation = compareKeys(columns.keyOf(id, request.sort), position.key) || id - position.id;
+    return request.order === 'asc' ? relation > 0 : relation < 0;
+  };
+}
+
+/** Key tuples hold numbers, or decimal strings of big integers (IPv6 values). */
+function compareKeys(a: Array<number | string>, b: Array<number | string>): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    const bx = BigInt(x ?? 0);
+    const by = BigInt(y ?? 0);
+    if (bx !== by) return bx < by ? -1 : 1;
+  }
+  return 0;
+}

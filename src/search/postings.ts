@@ -1,0 +1,134 @@
+import { RoaringBitmap32, type Bitmap } from './bitmap.js';
+
+/**
+ * Term → bitmap of record ids. Terms are interned to small ids so a record's term list is a
+ * compact array. Some terms belong to a numeric "family" (hour buckets, IP blocks, ports) whose
+ * keys can be walked in order — that is how broad result sets are paged in sort order.
+ */
+export class Postings {
+  private readonly ids = new Map<string, number>();
+  private readonly names: string[] = [];
+  private readonly bitmaps: (Bitmap | undefined)[] = [];
+  private readonly families = new Map<string, BucketFamily>();
+
+  /** The interned id of `name`, creating its (empty) posting list. */
+  intern(name: string): number {
+    let id = this.ids.get(name);
+    if (id === undefined) {
+      id = this.names.length;
+      this.ids.set(name, id);
+      this.names.push(name);
+      this.bitmaps.push(new RoaringBitmap32());
+      const family = familyOf(name);
+      if (family) this.family(family.prefix).addKey(family.key);
+    } else if (!this.bitmaps[id]) {
+      this.bitmaps[id] = new RoaringBitmap32();
+      const family = familyOf(name);
+      if (family) this.family(family.prefix).addKey(family.key);
+    }
+    return id;
+  }
+
+  add(termId: number, recordId: number): void {
+    this.bitmaps[termId]!.add(recordId);
+  }
+
+  /** Removes the record from the term; returns true when the term has no records left. */
+  remove(termId: number, recordId: number): boolean {
+    const bitmap = this.bitmaps[termId];
+    if (!bitmap) return false;
+    bitmap.remove(recordId);
+    if (!bitmap.isEmpty) return false;
+    this.bitmaps[termId] = undefined;
+    const family = familyOf(this.names[termId]!);
+    if (family) this.family(family.prefix).removeKey(family.key);
+    return true;
+  }
+
+  nameOf(termId: number): string {
+    return this.names[termId]!;
+  }
+
+  get(name: string): Bitmap | undefined {
+    const id = this.ids.get(name);
+    return id === undefined ? undefined : this.bitmaps[id];
+  }
+
+  family(prefix: string): BucketFamily {
+    let family = this.families.get(prefix);
+    if (!family) {
+      family = new BucketFamily(prefix, this);
+      this.families.set(prefix, family);
+    }
+    return family;
+  }
+
+  get termCount(): number {
+    return this.ids.size;
+  }
+
+  /** Memory held by the bitmaps (serialised size, a close proxy). */
+  bitmapBytes(): number {
+    let total = 0;
+    for (const bitmap of this.bitmaps) if (bitmap) total += bitmap.getSerializationSizeInBytes(false);
+    return total;
+  }
+}
+
+/** Family terms are named `<prefix>#<integer key>`. */
+export const familyTerm = (prefix: string, key: number) => `${prefix}#${key}`;
+
+function familyOf(name: string): { prefix: string; key: number } | undefined {
+  const hash = name.indexOf('#');
+  return hash < 0 ? undefined : { prefix: name.slice(0, hash), key: Number(name.slice(hash + 1)) };
+}
+
+export class BucketFamily {
+  private readonly keys = new Set<number>();
+  private sorted: number[] | undefined = [];
+
+  constructor(
+    private readonly prefix: string,
+    private readonly postings: Postings,
+  ) {}
+
+  addKey(key: number): void {
+    if (!this.keys.has(key)) {
+      this.keys.add(key);
+      this.sorted = undefined;
+    }
+  }
+
+  removeKey(key: number): void {
+    if (this.keys.delete(key)) this.sorted = undefined;
+  }
+
+  /** Keys present, ascending. */
+  sortedKeys(): number[] {
+    if (!this.sorted) this.sorted = [...this.keys].sort((a, b) => a - b);
+    return this.sorted;
+  }
+
+  bucket(key: number): Bitmap | undefined {
+    return this.postings.get(familyTerm(this.prefix, key));
+  }
+
+  /** Keys in [from, to] (inclusive), ascending. */
+  keysBetween(from: number, to: number): number[] {
+    const keys = this.sortedKeys();
+    const result: number[] = [];
+    for (let i = lowerBound(keys, from); i < keys.length && keys[i]! <= to; i++) result.push(keys[i]!);
+    return result;
+  }
+}
+
+export function lowerBound(sorted: number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}

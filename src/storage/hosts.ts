@@ -1,0 +1,328 @@
+import type { Fingerprint } from '../core/observation.js';
+import type { Database, Sql, SqlValue } from './database.js';
+
+/** One target-intel record as the ingest pipeline writes it. */
+export interface HostWrite {
+  ip: string;
+  ipKey: string;
+  port: number;
+  protocol: string;
+  /** '' for an observation with no fingerprint identity (e.g. masscan). */
+  fpKey: string;
+  hostname: string;
+  observedAt: number;
+  asn?: string;
+  asName?: string;
+  asDomain?: string;
+  country?: string;
+  countryCode?: string;
+  fingerprints: Fingerprint[];
+  osCpes: string[];
+  scannerCves: string[];
+  cves: string[];
+  observedClassifications: string[];
+  classifications: string[];
+}
+
+/** A stored record (JSON columns parsed). */
+export interface HostRecord extends HostWrite {
+  id: number;
+  dateAdded: number;
+}
+
+export interface UpsertCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  superseded: number;
+}
+
+export interface HostChange {
+  seq: number;
+  hostId: number;
+  deleted: boolean;
+}
+
+interface HostRow {
+  id: number;
+  ip: string;
+  ip_key: string;
+  port: number;
+  protocol: string;
+  fp_key: string;
+  hostname: string;
+  observed_at: number;
+  date_added: number;
+  asn: string | null;
+  as_name: string | null;
+  as_domain: string | null;
+  country: string | null;
+  country_code: string | null;
+  fingerprints: string;
+  os_cpes: string;
+  scanner_cves: string;
+  cves: string;
+  observed_classifications: string;
+  classifications: string;
+}
+
+const COLUMNS = `id, ip, ip_key, port, protocol, fp_key, hostname, observed_at, date_added, asn, as_name, as_domain,
+  country, country_code, fingerprints, os_cpes, scanner_cves, cves, observed_classifications, classifications`;
+
+const optional = (value: string | null) => (value === null ? undefined : value);
+
+function toRecord(row: HostRow): HostRecord {
+  return {
+    id: row.id,
+    ip: row.ip,
+    ipKey: row.ip_key,
+    port: row.port,
+    protocol: row.protocol,
+    fpKey: row.fp_key,
+    hostname: row.hostname,
+    observedAt: row.observed_at,
+    dateAdded: row.date_added,
+    asn: optional(row.asn),
+    asName: optional(row.as_name),
+    asDomain: optional(row.as_domain),
+    country: optional(row.country),
+    countryCode: optional(row.country_code),
+    fingerprints: JSON.parse(row.fingerprints),
+    osCpes: JSON.parse(row.os_cpes),
+    scannerCves: JSON.parse(row.scanner_cves),
+    cves: JSON.parse(row.cves),
+    observedClassifications: JSON.parse(row.observed_classifications),
+    classifications: JSON.parse(row.classifications),
+  };
+}
+
+function writeValues(write: HostWrite): SqlValue[] {
+  return [
+    write.hostname,
+    write.observedAt,
+    write.asn ?? null,
+    write.asName ?? null,
+    write.asDomain ?? null,
+    write.country ?? null,
+    write.countryCode ?? null,
+    JSON.stringify(write.fingerprints),
+    JSON.stringify(write.osCpes),
+    JSON.stringify(write.scannerCves),
+    JSON.stringify(write.cves),
+    JSON.stringify(write.observedClassifications),
+    JSON.stringify(write.classifications),
+  ];
+}
+
+async function logChange(tx: Sql, hostId: number, deleted: boolean, at: number): Promise<void> {
+  await tx.run(`INSERT INTO host_changes (host_id, deleted, changed_at) VALUES (?, ?, ?)`, [
+    hostId,
+    deleted ? 1 : 0,
+    at,
+  ]);
+}
+
+/**
+ * The target-intel records. Every write also appends to `host_changes`, the change log the
+ * servers' in-memory indexes tail.
+ */
+export class HostRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Applies a batch of observations in one transaction, in order, with the record rules:
+   * - same key (ip, port, protocol, fingerprint key): updated only when the observation is newer;
+   *   `date_added` keeps the first time the key was seen;
+   * - a fingerprinted observation supersedes (deletes) older records of the same port with another
+   *   key; an observation older than a fingerprinted record of another key on that port is itself
+   *   superseded on arrival; an observation with no fingerprint supersedes nothing.
+   */
+  // `date_added` is the observation time of the first observation of a key that was stored.
+  async upsertBatch(writes: HostWrite[], now = Date.now()): Promise<UpsertCounts> {
+    const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0, superseded: 0 };
+    if (writes.length === 0) return counts;
+    await this.db.transaction(async (tx) => {
+      await lockChangeLog(tx);
+      for (const write of writes) {
+        const outcome = await upsertOne(tx, write, now);
+        counts[outcome.result] += 1;
+        counts.superseded += outcome.supersededOthers;
+      }
+    });
+    return counts;
+  }
+
+  async getByIds(ids: number[]): Promise<HostRecord[]> {
+    if (ids.length === 0) return [];
+    const records: HostRecord[] = [];
+    for (let start = 0; start < ids.length; start += 500) {
+      const chunk = ids.slice(start, start + 500);
+      const rows = await this.db.all<HostRow>(
+        `SELECT ${COLUMNS} FROM hosts WHERE id IN (${chunk.map(() => '?').join(',')})`,
+        chunk,
+      );
+      for (const row of rows) records.push(toRecord(row));
+    }
+    return records;
+  }
+
+  /** Records in id order after `afterId`, for building an index or exporting. */
+  async scan(afterId: number, limit: number): Promise<HostRecord[]> {
+    const rows = await this.db.all<HostRow>(
+      `SELECT ${COLUMNS} FROM hosts WHERE id > ? ORDER BY id LIMIT ?`,
+      [afterId, limit],
+    );
+    return rows.map(toRecord);
+  }
+
+  async count(): Promise<number> {
+    return (await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM hosts`))!.n;
+  }
+
+  async latestChangeSeq(): Promise<number> {
+    return (await this.db.get<{ seq: number | null }>(`SELECT MAX(seq) AS seq FROM host_changes`))!.seq ?? 0;
+  }
+
+  async oldestChangeSeq(): Promise<number | undefined> {
+    return (await this.db.get<{ seq: number | null }>(`SELECT MIN(seq) AS seq FROM host_changes`))!.seq ?? undefined;
+  }
+
+  async changesSince(seq: number, limit: number): Promise<HostChange[]> {
+    const rows = await this.db.all<{ seq: number; host_id: number; deleted: number }>(
+      `SELECT seq, host_id, deleted FROM host_changes WHERE seq > ? ORDER BY seq LIMIT ?`,
+      [seq, limit],
+    );
+    return rows.map((row) => ({ seq: row.seq, hostId: row.host_id, deleted: row.deleted === 1 }));
+  }
+
+  /** Deletes records observed before `before`, in batches; returns how many. */
+  async expire(before: number, batchSize = 5000): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const removed = await this.db.transaction(async (tx) => {
+        await lockChangeLog(tx);
+        const rows = await tx.all<{ id: number }>(
+          `SELECT id FROM hosts WHERE observed_at < ? ORDER BY observed_at LIMIT ?`,
+          [before, batchSize],
+        );
+        const now = Date.now();
+        for (const { id } of rows) {
+          await tx.run(`DELETE FROM hosts WHERE id = ?`, [id]);
+          await logChange(tx, id, true, now);
+        }
+        return rows.length;
+      });
+      total += removed;
+      if (removed < batchSize) return total;
+    }
+  }
+
+  /** Change-log entries older than `before` are no longer needed by any running index. */
+  async pruneChanges(before: number): Promise<number> {
+    return (await this.db.run(`DELETE FROM host_changes WHERE changed_at < ?`, [before])).changes;
+  }
+
+  /** Ids of records whose IP lies in [firstKey, lastKey] (ip_key order). */
+  async idsInIpKeyRange(firstKey: string, lastKey: string): Promise<number[]> {
+    const rows = await this.db.all<{ id: number }>(
+      `SELECT id FROM hosts WHERE ip_key >= ? AND ip_key <= ? ORDER BY id`,
+      [firstKey, lastKey],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Sets the effective classifications of records; logs a change only where they differ. */
+  async updateClassifications(updates: Array<{ id: number; classifications: string[] }>): Promise<number> {
+    let changed = 0;
+    await this.db.transaction(async (tx) => {
+      await lockChangeLog(tx);
+      const now = Date.now();
+      for (const { id, classifications } of updates) {
+        const value = JSON.stringify(classifications);
+        const { changes } = await tx.run(
+          `UPDATE hosts SET classifications = ? WHERE id = ? AND classifications <> ?`,
+          [value, id, value],
+        );
+        if (changes > 0) {
+          changed += 1;
+          await logChange(tx, id, false, now);
+        }
+      }
+    });
+    return changed;
+  }
+}
+
+/**
+ * On PostgreSQL, concurrent writers could commit change-log sequence numbers out of order, and a
+ * tailing index would skip the late one. Writers take this lock so commits follow sequence order.
+ */
+async function lockChangeLog(tx: Sql): Promise<void> {
+  if (tx.engine === 'postgres') await tx.run(`LOCK TABLE host_changes IN SHARE ROW EXCLUSIVE MODE`);
+}
+
+interface PortRow {
+  id: number;
+  fp_key: string;
+  observed_at: number;
+}
+
+async function upsertOne(
+  tx: Sql,
+  write: HostWrite,
+  now: number,
+): Promise<{ result: keyof UpsertCounts; supersededOthers: number }> {
+  const onPort = await tx.all<PortRow>(
+    `SELECT id, fp_key, observed_at FROM hosts WHERE ip = ? AND port = ? AND protocol = ?`,
+    [write.ip, write.port, write.protocol],
+  );
+  const same = onPort.find((row) => row.fp_key === write.fpKey);
+  if (same && same.observed_at >= write.observedAt) return { result: 'unchanged', supersededOthers: 0 };
+
+  const newerFingerprinted = onPort.some(
+    (row) => row.fp_key !== write.fpKey && row.fp_key !== '' && row.observed_at > write.observedAt,
+  );
+  if (newerFingerprinted) {
+    // The port has since been seen running something else: this observation is history.
+    if (same) {
+      await tx.run(`DELETE FROM hosts WHERE id = ?`, [same.id]);
+      await logChange(tx, same.id, true, now);
+    }
+    return { result: 'superseded', supersededOthers: 0 };
+  }
+
+  let id: number;
+  let result: keyof UpsertCounts;
+  if (same) {
+    await tx.run(
+      `UPDATE hosts SET hostname = ?, observed_at = ?, asn = ?, as_name = ?, as_domain = ?, country = ?,
+        country_code = ?, fingerprints = ?, os_cpes = ?, scanner_cves = ?, cves = ?,
+        observed_classifications = ?, classifications = ? WHERE id = ?`,
+      [...writeValues(write), same.id],
+    );
+    id = same.id;
+    result = 'updated';
+  } else {
+    const row = await tx.get<{ id: number }>(
+      `INSERT INTO hosts (ip, ip_key, port, protocol, fp_key, date_added, hostname, observed_at, asn, as_name,
+        as_domain, country, country_code, fingerprints, os_cpes, scanner_cves, cves, observed_classifications,
+        classifications) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      [write.ip, write.ipKey, write.port, write.protocol, write.fpKey, write.observedAt, ...writeValues(write)],
+    );
+    id = row!.id;
+    result = 'inserted';
+  }
+  await logChange(tx, id, false, now);
+
+  let supersededOthers = 0;
+  if (write.fpKey !== '') {
+    for (const row of onPort) {
+      if (row.fp_key !== write.fpKey && row.observed_at < write.observedAt) {
+        await tx.run(`DELETE FROM hosts WHERE id = ?`, [row.id]);
+        await logChange(tx, row.id, true, now);
+        supersededOthers += 1;
+      }
+    }
+  }
+  return { result, supersededOthers };
+}

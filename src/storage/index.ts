@@ -1,0 +1,37 @@
+import type { DatabaseConfig } from '../config.js';
+import { ClassificationListRepository } from './classification-lists.js';
+import { openDatabase, type Database } from './database.js';
+import { HostRepository } from './hosts.js';
+import { migrate } from './migrations.js';
+import { serverSecret } from './settings.js';
+import { TokenRepository } from './tokens.js';
+
+export type { Database } from './database.js';
+
+/** Everything storage offers, over one connection (pool). */
+export interface Storage {
+  db: Database;
+  hosts: HostRepository;
+  tokens: TokenRepository;
+  classificationLists: ClassificationListRepository;
+  secret(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createStorage(config: DatabaseConfig, options: { migrate?: boolean } = {}): Promise<Storage> {
+  const db = await openDatabase(config);
+  try {
+    if (options.migrate !== false) await migrate(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return {
+    db,
+    hosts: new HostRepository(db),
+    tokens: new TokenRepository(db),
+    classificationLists: new ClassificationListRepository(db),
+    secret: () => serverSecret(db),
+    close: () => db.close(),
+  };
+}

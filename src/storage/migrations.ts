@@ -1,0 +1,103 @@
+import type { Database, Engine } from './database.js';
+
+/**
+ * Ordered schema migrations. A landed migration is frozen: change the schema by appending a new
+ * one. A fresh database is created by running them all.
+ */
+interface Migration {
+  id: number;
+  name: string;
+  statements(engine: Engine): string[];
+}
+
+const id = (engine: Engine) =>
+  engine === 'sqlite' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY';
+
+export const MIGRATIONS: Migration[] = [
+  {
+    id: 1,
+    name: 'target-intel hosts, change log, tokens, settings, classification lists',
+    statements: (engine) => [
+      `CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+      `CREATE TABLE hosts (
+        id ${id(engine)},
+        ip TEXT NOT NULL,
+        ip_key TEXT NOT NULL,
+        port INTEGER NOT NULL,
+        protocol TEXT NOT NULL,
+        fp_key TEXT NOT NULL,
+        hostname TEXT NOT NULL,
+        observed_at BIGINT NOT NULL,
+        date_added BIGINT NOT NULL,
+        asn TEXT,
+        as_name TEXT,
+        as_domain TEXT,
+        country TEXT,
+        country_code TEXT,
+        fingerprints TEXT NOT NULL,
+        os_cpes TEXT NOT NULL,
+        scanner_cves TEXT NOT NULL,
+        cves TEXT NOT NULL,
+        observed_classifications TEXT NOT NULL,
+        classifications TEXT NOT NULL
+      )`,
+      `CREATE UNIQUE INDEX hosts_key ON hosts (ip, port, protocol, fp_key)`,
+      `CREATE INDEX hosts_observed_at ON hosts (observed_at)`,
+      `CREATE INDEX hosts_ip_key ON hosts (ip_key)`,
+      `CREATE TABLE host_changes (
+        seq ${id(engine)},
+        host_id BIGINT NOT NULL,
+        deleted INTEGER NOT NULL,
+        changed_at BIGINT NOT NULL
+      )`,
+      `CREATE INDEX host_changes_changed_at ON host_changes (changed_at)`,
+      `CREATE TABLE tokens (
+        id ${id(engine)},
+        name TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE,
+        created_at BIGINT NOT NULL,
+        last_used_at BIGINT,
+        revoked_at BIGINT
+      )`,
+      `CREATE TABLE classification_lists (
+        id ${id(engine)},
+        name TEXT NOT NULL UNIQUE,
+        loaded_at BIGINT NOT NULL,
+        entry_count INTEGER NOT NULL
+      )`,
+      `CREATE TABLE classification_entries (
+        list_id BIGINT NOT NULL REFERENCES classification_lists (id) ON DELETE CASCADE,
+        first_key TEXT NOT NULL,
+        last_key TEXT NOT NULL,
+        classification TEXT NOT NULL
+      )`,
+      `CREATE INDEX classification_entries_list ON classification_entries (list_id)`,
+    ],
+  },
+];
+
+export async function migrate(db: Database): Promise<{ applied: number[] }> {
+  await db.run(
+    `CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`,
+  );
+  const applied: number[] = [];
+  for (const migration of MIGRATIONS) {
+    const done = await db.transaction(async (tx) => {
+      if (tx.engine === 'postgres') {
+        // Two instances starting together must not both apply a migration.
+        await tx.run(`LOCK TABLE schema_migrations IN ACCESS EXCLUSIVE MODE`);
+      }
+      const existing = await tx.get(`SELECT id FROM schema_migrations WHERE id = ?`, [migration.id]);
+      if (existing) return false;
+      for (const statement of migration.statements(tx.engine)) await tx.run(statement);
+      await tx.run(`INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)`, [
+        migration.id,
+        migration.name,
+        Date.now(),
+      ]);
+      return true;
+    });
+    if (done) applied.push(migration.id);
+  }
+  return { applied };
+}

@@ -1,0 +1,88 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from './database.js';
+
+export interface TokenInfo {
+  id: number;
+  name: string;
+  createdAt: number;
+  lastUsedAt?: number;
+  revokedAt?: number;
+}
+
+interface TokenRow {
+  id: number;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+const DAY_MS = 86_400_000;
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** 32 random bytes, prefixed so a leaked token is recognisable in a secret scan. */
+export const generateToken = () => `vs_${randomBytes(32).toString('base64url')}`;
+
+export function tokenState(info: TokenInfo, idleDays: number, now = Date.now()): 'active' | 'revoked' | 'expired' {
+  if (info.revokedAt !== undefined) return 'revoked';
+  return (info.lastUsedAt ?? info.createdAt) < now - idleDays * DAY_MS ? 'expired' : 'active';
+}
+
+const toInfo = (row: TokenRow): TokenInfo => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.created_at,
+  ...(row.last_used_at !== null ? { lastUsedAt: row.last_used_at } : {}),
+  ...(row.revoked_at !== null ? { revokedAt: row.revoked_at } : {}),
+});
+
+export class TokenRepository {
+  constructor(private readonly db: Database) {}
+
+  async create(name: string): Promise<{ token: string; info: TokenInfo }> {
+    const token = generateToken();
+    const row = await this.db.get<TokenRow>(
+      `INSERT INTO tokens (name, hash, created_at) VALUES (?, ?, ?) RETURNING id, name, created_at, last_used_at, revoked_at`,
+      [name, hashToken(token), Date.now()],
+    );
+    return { token, info: toInfo(row!) };
+  }
+
+  async list(): Promise<TokenInfo[]> {
+    const rows = await this.db.all<TokenRow>(
+      `SELECT id, name, created_at, last_used_at, revoked_at FROM tokens ORDER BY id`,
+    );
+    return rows.map(toInfo);
+  }
+
+  async findByToken(token: string): Promise<TokenInfo | undefined> {
+    const row = await this.db.get<TokenRow>(
+      `SELECT id, name, created_at, last_used_at, revoked_at FROM tokens WHERE hash = ?`,
+      [hashToken(token)],
+    );
+    return row ? toInfo(row) : undefined;
+  }
+
+  /** Returns false when no such token exists. */
+  async revoke(id: number): Promise<boolean> {
+    const { changes } = await this.db.run(
+      `UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?`,
+      [Date.now(), id],
+    );
+    return changes > 0;
+  }
+
+  /** Writes last-use times gathered in memory; never moves a time backwards. */
+  async recordLastUse(uses: Map<number, number>): Promise<void> {
+    if (uses.size === 0) return;
+    await this.db.transaction(async (tx) => {
+      for (const [id, at] of uses) {
+        await tx.run(
+          `UPDATE tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
+          [at, id, at],
+        );
+      }
+    });
+  }
+}
