@@ -1,0 +1,47 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AppContext } from './context.js';
+import { redactToken, requireToken } from './plugins/auth.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { registerTiming } from './plugins/timing.js';
+import { registerHealth } from './routes/health.js';
+import { collectRoutes, registerOpenApi } from './routes/openapi.js';
+import { registerTargetIntel } from './routes/target-intel/route.js';
+import { VERSION } from '../version.js';
+
+const PUBLIC_PATHS = new Set(['/healthz', '/openapi.json']);
+
+export interface AppOptions {
+  /** Where log lines go (tests capture them); defaults to stdout. */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** The HTTP application, without listening: tests drive it with `inject`, `main` listens. */
+export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const logger: FastifyServerOptions['logger'] = {
+    level: context.config.logLevel,
+    ...(options.logStream ? { stream: options.logStream } : {}),
+    serializers: {
+      req: (request: { method: string; url: string; ip?: string }) => ({
+        method: request.method,
+        url: redactToken(request.url),
+        remoteAddress: request.ip,
+      }),
+    },
+  };
+  const app = Fastify({
+    logger,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
+  });
+  const routes = collectRoutes(app, (url) => !PUBLIC_PATHS.has(url));
+  registerTiming(app);
+  registerErrorHandling(app);
+  const authenticate = requireToken(context.tokens);
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?')[0]!;
+    if (!PUBLIC_PATHS.has(path)) await authenticate(request, reply);
+  });
+  registerHealth(app, context);
+  registerTargetIntel(app, context);
+  registerOpenApi(app, routes, VERSION);
+  return app;
+}

@@ -1,0 +1,14 @@
+import type { Config } from '../config.js';
+import type { IndexSync } from '../search/index-sync.js';
+import type { Storage } from '../storage/index.js';
+import type { TokenAuthenticator } from './token-auth.js';
+
+/** Everything a request handler may use; built once per server process. */
+export interface AppContext {
+  config: Config;
+  storage: Storage;
+  hostIndex: IndexSync;
+  tokens: TokenAuthenticator;
+  secret: string;
+  startedAt: number;
+}

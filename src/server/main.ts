@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { expireObservations } from '../ingest/expire.js';
+import { IndexSync } from '../search/index-sync.js';
+import { createStorage, type Storage } from '../storage/index.js';
+import { buildApp, type AppOptions } from './app.js';
+import type { AppContext } from './context.js';
+import { TokenAuthenticator } from './token-auth.js';
+
+export async function createContext(config: Config, storage?: Storage): Promise<AppContext> {
+  const store = storage ?? (await createStorage(config.database));
+  const hostIndex = new IndexSync(store.hosts);
+  await hostIndex.build();
+  return {
+    config,
+    storage: store,
+    hostIndex,
+    tokens: new TokenAuthenticator(store.tokens, config.tokenIdleDays),
+    secret: config.secret ?? (await store.secret()),
+    startedAt: Date.now(),
+  };
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  context: AppContext;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Builds the context and app, listens, and runs the background work (index tailing, expiry, token last-use). */
+export async function startServer(config: Config, options: AppOptions = {}): Promise<RunningServer> {
+  const context = await createContext(config);
+  const app = await buildApp(context, options);
+  const logError = (what: string) => (error: unknown) => app.log.error({ err: error }, what);
+  context.hostIndex.start(config.indexPollMs, logError('index refresh failed'));
+  context.tokens.start(60_000, logError('token last-use flush failed'));
+  const sweep = async () => {
+    const summary = await expireObservations(context.storage, config.retentionDays);
+    if (summary.expired > 0) app.log.info(summary, 'expired observations');
+  };
+  const sweeper = setInterval(() => sweep().catch(logError('expiry sweep failed')), config.sweepIntervalMs);
+  sweeper.unref();
+  await sweep().catch(logError('expiry sweep failed'));
+  const address = await app.listen({ host: config.host, port: config.port });
+  let closed = false;
+  return {
+    app,
+    context,
+    url: address,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(sweeper);
+      context.hostIndex.stop();
+      await app.close();
+      await context.tokens.stop().catch(() => {});
+      await context.storage.close();
+    },
+  };
+}
