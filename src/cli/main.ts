@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { loadConfig, type ConfigOverrides } from '../config.js';
+import { VulnscopeError } from '../core/errors.js';
+import type { ScanFormat } from '../ingest/readers/index.js';
+import { VERSION } from '../version.js';
+import { demo } from './commands/demo.js';
+import { ingestClassifications } from './commands/ingest-classifications.js';
+import { ingestScans } from './commands/ingest-scans.js';
+import { runExpiry, runMigrations } from './commands/maintenance.js';
+import { serve } from './commands/serve.js';
+import { createToken, listTokens, revokeToken } from './commands/token.js';
+
+const positiveInteger = (value: string) => {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a positive whole number');
+  return Number(value);
+};
+
+const program = new Command('vulnscope')
+  .description('Self-hosted vulnerability intelligence with a VulnCheck-compatible API')
+  .version(VERSION)
+  .option('--database-url <url>', 'SQLite file path or sqlite: URL, or postgres:// URL (env VULNSCOPE_DATABASE_URL)')
+  .option('--retention-days <days>', 'expire observations older than this; 0 disables (env VULNSCOPE_RETENTION_DAYS)')
+  .showHelpAfterError();
+
+/** Global flags + the command's own flags + environment → the one config object. */
+const config = (own: ConfigOverrides = {}) => loadConfig(process.env, { ...program.opts<ConfigOverrides>(), ...own });
+
+program
+  .command('serve')
+  .description('serve the API')
+  .option('--host <host>', 'listen address (env VULNSCOPE_HOST, default 127.0.0.1)')
+  .option('--port <port>', 'listen port (env VULNSCOPE_PORT, default 8080)')
+  .option('--public-url <url>', 'base for absolute links (env VULNSCOPE_PUBLIC_URL)')
+  .option('--token-idle-days <days>', 'tokens unused this long expire (env VULNSCOPE_TOKEN_IDLE_DAYS, default 30)')
+  .option('--asn-mmdb <file>', 'ASN MaxMind database (env VULNSCOPE_ASN_MMDB)')
+  .option('--country-mmdb <file>', 'country MaxMind database (env VULNSCOPE_COUNTRY_MMDB)')
+  .option('--as-domain-csv <file>', 'asn,domain CSV (env VULNSCOPE_AS_DOMAIN_CSV)')
+  .option('--log-level <level>', 'fatal, error, warn, info, debug (env VULNSCOPE_LOG_LEVEL)')
+  .action(async (options: ConfigOverrides) => serve(config(options)));
+
+program
+  .command('migrate')
+  .description('create or upgrade the database schema')
+  .action(async () => runMigrations(config()));
+
+program
+  .command('demo')
+  .description('fill an empty database with a generated demo dataset, print a demo token and serve')
+  .option('--records <n>', 'demo observations to generate', positiveInteger, 5000)
+  .option('--no-serve', 'only prepare the data and print the token')
+  .option('--host <host>', 'listen address')
+  .option('--port <port>', 'listen port')
+  .action(async (options: { records: number; serve: boolean; host?: string; port?: string }) =>
+    demo(config({ host: options.host, port: options.port }), options),
+  );
+
+const ingest = program.command('ingest').description('load data');
+
+ingest
+  .command('scans')
+  .description('ingest scan results (Vulnscope NDJSON, nmap XML, Shodan JSON, masscan JSON; gzip ok); - reads stdin')
+  .argument('<files...>', 'files, or - for standard input')
+  .addOption(new Option('--format <format>', 'skip auto-detection').choices(['ndjson', 'nmap', 'shodan', 'masscan']))
+  .option('--strict', 'exit with status 1 when any line was rejected')
+  .option('--batch-size <n>', 'observations per transaction', positiveInteger, 1000)
+  .option('--asn-mmdb <file>', 'ASN MaxMind database (env VULNSCOPE_ASN_MMDB)')
+  .option('--country-mmdb <file>', 'country MaxMind database (env VULNSCOPE_COUNTRY_MMDB)')
+  .option('--as-domain-csv <file>', 'asn,domain CSV (env VULNSCOPE_AS_DOMAIN_CSV)')
+  .action(async (files: string[], options: { format?: ScanFormat; strict?: boolean; batchSize: number } & ConfigOverrides) => {
+    process.exitCode = await ingestScans(config(options), files, options);
+  });
+
+ingest
+  .command('classifications')
+  .description('load (or replace) a classification list of IPs/CIDRs and re-apply it to records')
+  .argument('<file>', 'IP/CIDR list or CSV')
+  .option('--as <classification>', 'type[:product] for a plain list, or the type for --tag-column values')
+  .option('--ip-column <name>', 'CSV column with the IP or CIDR')
+  .option('--tag-column <name>', 'CSV column with a tag that becomes the product (or is mapped with --map)')
+  .option('--map <file>', 'tag → classification mapping file')
+  .option('--name <name>', 'list name (default: the file name); loading the same name replaces the list')
+  .option('--strict', 'exit with status 1 when any line was rejected')
+  .action(async (file: string, options) => {
+    process.exitCode = await ingestClassifications(config(), file, options);
+  });
+
+program
+  .command('expire')
+  .description('remove observations older than the retention window now')
+  .action(async () => runExpiry(config()));
+
+const token = program.command('token').description('manage API tokens');
+token
+  .command('create')
+  .description('create a token; prints only the token on stdout')
+  .requiredOption('--name <name>', 'who or what the token is for')
+  .action(async (options: { name: string }) => createToken(config(), options.name));
+token
+  .command('list')
+  .description('list tokens (never their secrets)')
+  .option('--json', 'machine-readable output')
+  .action(async (options: { json?: boolean }) => listTokens(config(), Boolean(options.json)));
+token
+  .command('revoke')
+  .description('revoke a token by id')
+  .argument('<id>', 'token id (see token list)', positiveInteger)
+  .action(async (id: number) => revokeToken(config(), id));
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  if (error instanceof VulnscopeError) {
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exitCode = error.status === 400 ? 2 : 1;
+    return;
+  }
+  process.stderr.write(`error: ${(error as Error).stack ?? String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,55 @@
+/**
+ * What the demo dataset is made of. Products and CVEs are real and the CVEs really affect the
+ * listed versions (as a scanner would report them); networks are documentation/test ranges and
+ * organisations are labelled "(demo)", so nobody mistakes the dataset for real exposure.
+ */
+export interface DemoService {
+  port: number;
+  service: string;
+  weight: number;
+  cpe: string;
+  cves: string[];
+}
+
+export const DEMO_SERVICES: DemoService[] = [
+  { port: 80, service: 'http', weight: 14, cpe: 'cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*', cves: ['CVE-2021-41773', 'CVE-2021-42013'] },
+  { port: 80, service: 'http', weight: 10, cpe: 'cpe:2.3:a:apache:http_server:2.4.50:*:*:*:*:*:*:*', cves: ['CVE-2021-42013'] },
+  { port: 443, service: 'https', weight: 22, cpe: 'cpe:2.3:a:apache:http_server:2.4.58:*:*:*:*:*:*:*', cves: [] },
+  { port: 443, service: 'https', weight: 14, cpe: 'cpe:2.3:a:f5:nginx:1.20.0:*:*:*:*:*:*:*', cves: ['CVE-2021-23017'] },
+  { port: 443, service: 'https', weight: 20, cpe: 'cpe:2.3:a:f5:nginx:1.24.0:*:*:*:*:*:*:*', cves: [] },
+  { port: 443, service: 'https', weight: 6, cpe: 'cpe:2.3:a:openssl:openssl:1.0.1f:*:*:*:*:*:*:*', cves: ['CVE-2014-0160'] },
+  { port: 22, service: 'ssh', weight: 18, cpe: 'cpe:2.3:a:openbsd:openssh:8.9:p1:*:*:*:*:*:*', cves: ['CVE-2024-6387'] },
+  { port: 22, service: 'ssh', weight: 16, cpe: 'cpe:2.3:a:openbsd:openssh:9.8:p1:*:*:*:*:*:*', cves: [] },
+  { port: 8080, service: 'http-proxy', weight: 8, cpe: 'cpe:2.3:a:apache:tomcat:9.0.30:*:*:*:*:*:*:*', cves: ['CVE-2020-1938'] },
+  { port: 8080, service: 'http', weight: 5, cpe: 'cpe:2.3:a:jenkins:jenkins:2.441:*:*:*:*:*:*:*', cves: ['CVE-2024-23897'] },
+  { port: 8090, service: 'http', weight: 4, cpe: 'cpe:2.3:a:atlassian:confluence_server:7.13.0:*:*:*:*:*:*:*', cves: ['CVE-2022-26134'] },
+  { port: 25, service: 'smtp', weight: 6, cpe: 'cpe:2.3:a:exim:exim:4.91:*:*:*:*:*:*:*', cves: ['CVE-2019-10149'] },
+  { port: 21, service: 'ftp', weight: 3, cpe: 'cpe:2.3:a:vsftpd_project:vsftpd:2.3.4:*:*:*:*:*:*:*', cves: ['CVE-2011-2523'] },
+  { port: 21, service: 'ftp', weight: 3, cpe: 'cpe:2.3:a:proftpd:proftpd:1.3.5:*:*:*:*:*:*:*', cves: ['CVE-2015-3306'] },
+  { port: 443, service: 'https', weight: 4, cpe: 'cpe:2.3:o:fortinet:fortios:6.0.4:*:*:*:*:*:*:*', cves: ['CVE-2018-13379'] },
+  { port: 443, service: 'https', weight: 3, cpe: 'cpe:2.3:a:citrix:netscaler_application_delivery_controller:13.1-49.13:*:*:*:*:*:*:*', cves: ['CVE-2023-4966'] },
+  { port: 443, service: 'https', weight: 8, cpe: 'cpe:2.3:a:microsoft:internet_information_services:10.0:*:*:*:*:*:*:*', cves: [] },
+  { port: 5432, service: 'postgresql', weight: 4, cpe: 'cpe:2.3:a:postgresql:postgresql:15.4:*:*:*:*:*:*:*', cves: [] },
+  { port: 6379, service: 'redis', weight: 4, cpe: 'cpe:2.3:a:redis:redis:7.0.11:*:*:*:*:*:*:*', cves: [] },
+  { port: 3306, service: 'mysql', weight: 4, cpe: 'cpe:2.3:a:oracle:mysql:8.0.33:*:*:*:*:*:*:*', cves: [] },
+];
+
+/** Documentation / private-use ASNs with labelled names, spread over real countries. */
+export const DEMO_NETWORKS = [
+  { asn: 'AS64496', name: 'Demo Cloud Hosting (demo)', country: 'US', prefix: '198.51.100.' },
+  { asn: 'AS64497', name: 'Demo Telecom Europe (demo)', country: 'DE', prefix: '203.0.113.' },
+  { asn: 'AS64498', name: 'Demo Broadband (demo)', country: 'FR', prefix: '192.0.2.' },
+  { asn: 'AS64499', name: 'Demo Datacenter Asia (demo)', country: 'JP', prefix: '100.64.1.' },
+  { asn: 'AS64500', name: 'Demo University Network (demo)', country: 'GB', prefix: '100.64.2.' },
+  { asn: 'AS64501', name: 'Demo Mobile Carrier (demo)', country: 'BR', prefix: '100.64.3.' },
+  { asn: 'AS64502', name: 'Demo Cloud Hosting IPv6 (demo)', country: 'NL', prefix: '2001:db8:64::' },
+] as const;
+
+export const DEMO_CLASSIFICATIONS: ReadonlyArray<readonly [string, number]> = [
+  ['c2:cobalt_strike', 3],
+  ['c2:sliver', 2],
+  ['proxy:tor', 3],
+  ['scanner', 2],
+  ['honeypot:cowrie', 1],
+  ['attack-infrastructure:interactsh', 1],
+];
