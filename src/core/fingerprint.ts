@@ -1,0 +1,74 @@
+/**
+ * Service identity of a fingerprint list: the stable key of target-intel records and the
+ * normalised form fingerprints are stored in.
+ */
+import { createHash } from 'node:crypto';
+import { ANY, NA, formatCpe23, parseCpe, unquoteWfnValue, type Wfn } from './cpe.js';
+import type { Fingerprint } from './observation.js';
+
+const KEY_LENGTH = 32;
+const FILLED_FIELDS = ['vendor', 'product', 'version'] as const;
+
+/**
+ * Stable key of a service identity: sha256 (hex, first 32 chars) of the sorted, de-duplicated
+ * list of per-fingerprint identities. An identity is the fingerprint's CPE (parsed and re-formatted
+ * as lower-case CPE 2.3) when it has a valid one, else `vendor:product:version` lower-cased and
+ * trimmed. Volatile fields (banner, extrainfo, service…) never influence it. No fingerprints (or
+ * none with any identity) -> '' (empty string).
+ */
+export function fingerprintKey(fingerprints: Fingerprint[]): string {
+  const identities = new Set<string>();
+  for (const fingerprint of fingerprints) {
+    const identity = identityOf(fingerprint);
+    if (identity !== undefined) identities.add(identity);
+  }
+  if (identities.size === 0) return '';
+  // JSON keeps the list unambiguous whatever characters the identities hold.
+  const canonical = JSON.stringify([...identities].sort());
+  return createHash('sha256').update(canonical).digest('hex').slice(0, KEY_LENGTH);
+}
+
+function identityOf(fingerprint: Fingerprint): string | undefined {
+  const wfn = tryParseCpe(fingerprint.cpe);
+  if (wfn) return formatCpe23(wfn);
+  const fields = [fingerprint.vendor, fingerprint.product, fingerprint.version].map((field) =>
+    (field ?? '').trim().toLowerCase(),
+  );
+  return fields.every((field) => field === '') ? undefined : fields.join(':');
+}
+
+/**
+ * Fills vendor/product/version from the CPE when missing (values unquoted, e.g. 2.4.49) and
+ * normalises the cpe to a CPE 2.3 formatted string (2.2 URIs converted). An invalid CPE string is
+ * dropped from the `cpe` field, the rest kept. Returns a new object.
+ */
+export function normaliseFingerprint(fp: Fingerprint): Fingerprint {
+  const { cpe, ...rest } = fp;
+  const wfn = tryParseCpe(cpe);
+  if (!wfn) return rest;
+  const normalised: Fingerprint = { ...rest, cpe: formatCpe23(wfn) };
+  for (const field of FILLED_FIELDS) {
+    const value = present(fp[field]) ?? displayValue(wfn[field]);
+    if (value !== undefined) normalised[field] = value;
+  }
+  return normalised;
+}
+
+function tryParseCpe(text: string | undefined): Wfn | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  try {
+    return parseCpe(text.trim());
+  } catch {
+    return undefined;
+  }
+}
+
+const present = (value: string | undefined) =>
+  value !== undefined && value.trim() !== '' ? value : undefined;
+
+/** A concrete attribute value as plain text; ANY, NA and wildcard patterns name no value. */
+function displayValue(value: string): string | undefined {
+  const hasWildcard = /[*?]/.test(value.replace(/\\./g, ''));
+  if (value === ANY || value === NA || hasWildcard) return undefined;
+  return unquoteWfnValue(value);
+}
