@@ -91,7 +91,7 @@ export function loadConfig(
 
 /** A file path or `sqlite:` URL selects SQLite; `postgres://` or `postgresql://` selects PostgreSQL. */
 export function parseDatabaseUrl(value: string): DatabaseConfig {
-  if (/^postgres(ql)?:\/\//i.test(value)) return { engine: 'postgres', url: value };
+  if (/^postgres(ql)?:\/\//i.test(value)) return postgresConfig(value);
   if (/^sqlite:/i.test(value)) {
     const rest = value.replace(/^sqlite:(\/\/)?/i, '');
     if (!rest) throw invalidInput('VULNSCOPE_DATABASE_URL: sqlite: URL names no file');
@@ -101,6 +101,17 @@ export function parseDatabaseUrl(value: string): DatabaseConfig {
     throw invalidInput(`VULNSCOPE_DATABASE_URL: unsupported scheme in "${value.replace(/\/\/[^@]*@/, '//…@')}"`);
   }
   return { engine: 'sqlite', file: value === ':memory:' ? value : path.resolve(value) };
+}
+
+/** `?schema=NAME` selects a PostgreSQL schema (created when missing); the rest goes to the driver. */
+function postgresConfig(value: string): DatabaseConfig {
+  const url = new URL(value);
+  const schema = url.searchParams.get('schema') ?? undefined;
+  url.searchParams.delete('schema');
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
+    throw invalidInput(`VULNSCOPE_DATABASE_URL: schema must be a lower-case SQL identifier, got "${schema}"`);
+  }
+  return { engine: 'postgres', url: url.toString(), ...(schema ? { schema } : {}) };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -126,6 +126,11 @@ describe('normaliseFingerprint', () => {
       },
     ],
     [
+      'a version-less CPE takes the fingerprint version, so each version is its own identity',
+      { cpe: 'cpe:/a:igor_sysoev:nginx', version: '1.14.0' },
+      { cpe: 'cpe:2.3:a:igor_sysoev:nginx:1.14.0:*:*:*:*:*:*:*', vendor: 'igor_sysoev', product: 'nginx', version: '1.14.0' },
+    ],
+    [
       'empty fields count as missing',
       { cpe: HTTPD_2_4_49, vendor: '', product: ' ', version: '' },
       { cpe: HTTPD_2_4_49, vendor: 'apache', product: 'http_server', version: '2.4.49' },

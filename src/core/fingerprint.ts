@@ -3,7 +3,7 @@
  * normalised form fingerprints are stored in.
  */
 import { createHash } from 'node:crypto';
-import { ANY, NA, formatCpe23, parseCpe, unquoteWfnValue, type Wfn } from './cpe.js';
+import { ANY, NA, formatCpe23, parseCpe, quoteWfnValue, unquoteWfnValue, type Wfn } from './cpe.js';
 import type { Fingerprint } from './observation.js';
 
 const KEY_LENGTH = 32;
@@ -46,6 +46,12 @@ export function normaliseFingerprint(fp: Fingerprint): Fingerprint {
   const { cpe, ...rest } = fp;
   const wfn = tryParseCpe(cpe);
   if (!wfn) return rest;
+  // nmap emits version-less CPEs beside the version it detected; the CPE must carry it, or two
+  // versions of a product would share one identity and CPE matching would see no version.
+  const version = present(fp.version);
+  if (wfn.version === ANY && version !== undefined && displayValue(quoteWfnValue(version.trim())) !== undefined) {
+    wfn.version = quoteWfnValue(version.trim());
+  }
   const normalised: Fingerprint = { ...rest, cpe: formatCpe23(wfn) };
   for (const field of FILLED_FIELDS) {
     const value = present(fp[field]) ?? displayValue(wfn[field]);
