@@ -6,6 +6,7 @@ import { registerTiming } from './plugins/timing.js';
 import { registerHealth } from './routes/health.js';
 import { collectRoutes, registerOpenApi } from './routes/openapi.js';
 import { registerTargetIntel } from './routes/target-intel/route.js';
+import { registerWhoami } from './routes/whoami.js';
 import { VERSION } from '../version.js';
 
 const PUBLIC_PATHS = new Set(['/healthz', '/openapi.json']);
@@ -42,6 +43,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   });
   registerHealth(app, context);
   registerTargetIntel(app, context);
+  registerWhoami(app);
   registerOpenApi(app, routes, VERSION);
   return app;
 }

@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LoadResult } from './http-load.js';
+
+export interface QueryFigures {
+  name: string;
+  params: Record<string, string>;
+  total: number;
+  /** In-process: index evaluation + page selection + SQL fetch of the page's records. */
+  engineP50Ms: number;
+  /** The SQL the product issues for the page (fetch by ids), alone. */
+  sqlPageP50Ms: number;
+  /** A full scan of the table answering the same filter (exact count + first page). */
+  naiveMs: number;
+  api: { c1: LoadResult; c32: LoadResult };
+}
+
+export interface BenchResult {
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string };
+  date: string;
+  engine: string;
+  records: number;
+  indexedRecords: number;
+  datasetBytes: number;
+  ingest: { seconds: number; observationsPerSecond: number; peakRssMiB: number; rawRowsPerSecond: number; ratioToRaw: number };
+  index: { buildSeconds: number; serverBuildSeconds: number; memoryMiB: number; serverRssMiB: number };
+  floor: { c1: LoadResult; c32: LoadResult };
+  queries: QueryFigures[];
+  walk: { params: Record<string, string>; records: number; pages: number; duplicates: number; seconds: number; recordsPerSecond: number };
+  upkeep: {
+    upserts: number; upsertSeconds: number; upsertsPerSecond: number; ingestToVisibleMs: number;
+    expired: number; expirySeconds: number; expiredPerSecond: number;
+  };
+}
+
+const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+const n = (value: number) => Math.round(value).toLocaleString('en-US');
+
+/** Writes `<engine>-<records>.json` and `.md`; the markdown adds growth ratios when the other size exists. */
+export function writeReport(dir: string, result: BenchResult): string[] {
+  fs.mkdirSync(dir, { recursive: true });
+  const base = path.join(dir, `${result.engine}-${result.records}`);
+  fs.writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  fs.writeFileSync(`${base}.md`, renderMarkdown(result, findOther(dir, result)));
+  return [`${base}.json`, `${base}.md`];
+}
+
+function findOther(dir: string, result: BenchResult): BenchResult | undefined {
+  const other = result.records === 10_000_000 ? 1_000_000 : result.records === 1_000_000 ? 10_000_000 : undefined;
+  if (!other) return undefined;
+  const file = path.join(dir, `${result.engine}-${other}.json`);
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as BenchResult) : undefined;
+}
+
+export function renderMarkdown(r: BenchResult, other?: BenchResult): string {
+  const small = other && other.records < r.records ? other : r;
+  const large = other && other.records > r.records ? other : r;
+  const growth = other ? (name: string) => {
+    const a = small.queries.find((q) => q.name === name)?.api.c1.p50Ms;
+    const b = large.queries.find((q) => q.name === name)?.api.c1.p50Ms;
+    return a && b ? `${(b / a).toFixed(2)}×` : '—';
+  } : undefined;
+  const floor = r.floor.c1.p50Ms;
+  const lines = [
+    `# Vulnscope benchmark: ${r.engine}, ${n(r.records)} observations`,
+    '',
+    `${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.memoryGiB} GiB · Node ${r.machine.node} · ${n(r.indexedRecords)} records indexed (dataset ${(r.datasetBytes / 2 ** 20).toFixed(0)} MiB)`,
+    '',
+    '## Queries (`GET /v3/index/target-intel`, limit 100, exact `total_documents`)',
+    '',
+    `engine = in-process index + page selection + SQL fetch (no HTTP); SQL page = the SQL the product issues for the page; full scan = the same filter as a table scan (count + first page); HTTP floor (authenticated \`/whoami\`): p50 ${ms(floor)} ms at c=1, ${n(r.floor.c32.requestsPerSecond)} req/s at c=32.`,
+    '',
+    `| query | hits | engine p50 ms | SQL page p50 ms | full scan ms | API p50 ms | API p99 ms | API p50 ÷ (engine + floor) | c=32 req/s | c=32 p99 ms | c=32 ÷ c=1 req/s |${growth ? ' 1M→10M |' : ''}`,
+    `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${growth ? '---:|' : ''}`,
+    ...r.queries.map((q) =>
+      `| ${q.name} | ${n(q.total)} | ${ms(q.engineP50Ms)} | ${ms(q.sqlPageP50Ms)} | ${ms(q.naiveMs)} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${(q.api.c1.p50Ms / (q.engineP50Ms + floor)).toFixed(2)} | ${n(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${(q.api.c32.requestsPerSecond / q.api.c1.requestsPerSecond).toFixed(2)} |${growth ? ` ${growth(q.name)} |` : ''}`,
+    ),
+    '',
+    `Cursor walk (${new URLSearchParams(r.walk.params)}, limit 2000): ${n(r.walk.records)} records in ${r.walk.pages} pages, ${r.walk.seconds.toFixed(2)} s = ${n(r.walk.recordsPerSecond)} records/s, ${r.walk.duplicates} duplicates.`,
+    '',
+    '## Ingest and upkeep',
+    '',
+    '| figure | value |',
+    '|---|---:|',
+    `| ingest through \`vulnscope ingest scans\` | ${n(r.ingest.observationsPerSecond)} obs/s (${r.ingest.seconds.toFixed(1)} s) |`,
+    `| raw batched INSERT into hosts alone | ${n(r.ingest.rawRowsPerSecond)} rows/s |`,
+    `| ingest ÷ raw | ${r.ingest.ratioToRaw.toFixed(2)} |`,
+    `| ingest peak RSS | ${n(r.ingest.peakRssMiB)} MiB |`,
+    `| index build at server start | ${r.index.serverBuildSeconds.toFixed(1)} s |`,
+    `| index memory (bitmaps + columns) | ${n(r.index.memoryMiB)} MiB |`,
+    `| server RSS after start | ${n(r.index.serverRssMiB)} MiB |`,
+    `| upsert ${n(r.upkeep.upserts)} changed observations | ${n(r.upkeep.upsertsPerSecond)} /s (${r.upkeep.upsertSeconds.toFixed(1)} s) |`,
+    `| expire the oldest 5% (${n(r.upkeep.expired)} records) | ${r.upkeep.expirySeconds.toFixed(1)} s (${n(r.upkeep.expiredPerSecond)} /s) |`,
+    `| committed ingest → visible through the API | ${ms(r.upkeep.ingestToVisibleMs)} ms |`,
+    '',
+    `Reproduce: \`npm run bench -- --records ${r.records}${r.engine === 'postgres' ? ' --engine postgres' : ''}\``,
+    '',
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,334 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseDatabaseUrl, type DatabaseConfig } from '../src/config.js';
+import { ClassificationResolver } from '../src/ingest/classifications/resolver.js';
+import { prepare } from '../src/ingest/pipeline.js';
+import { IndexSync } from '../src/search/index-sync.js';
+import { parseHostQuery } from '../src/server/routes/target-intel/query.js';
+import { createStorage, type Storage } from '../src/storage/index.js';
+import { writeDataset, type DatasetStats } from './dataset.js';
+import { percentile, runLoad, timeRuns, type LoadResult } from './http-load.js';
+import { pickQueries, pickWalk, type QueryClass } from './queries.js';
+import { rawInsert } from './raw-insert.js';
+import { writeReport, type BenchResult, type QueryFigures } from './report.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = path.join(ROOT, 'dist/cli/main.js');
+const RSS_REPORT = path.join(ROOT, 'bench/rss-report.mjs');
+
+interface Options {
+  records: number;
+  engine: 'sqlite' | 'postgres';
+  databaseUrl?: string;
+  out: string;
+  workDir?: string;
+  quick: boolean;
+}
+
+function parseArgs(argv: string[]): Options {
+  const options: Options = { records: 1_000_000, engine: 'sqlite', out: path.join(ROOT, 'bench/results'), quick: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => argv[++i] ?? fail(`${arg} needs a value`);
+    if (arg === '--records') options.records = Number(value());
+    else if (arg === '--engine') options.engine = value() as Options['engine'];
+    else if (arg === '--database-url') options.databaseUrl = value();
+    else if (arg === '--out') options.out = value();
+    else if (arg === '--work-dir') options.workDir = value();
+    else if (arg === '--quick') options.quick = true;
+    else fail(`unknown argument ${arg}`);
+  }
+  if (!Number.isInteger(options.records) || options.records < 1000) fail('--records must be a whole number ≥ 1000');
+  if (!['sqlite', 'postgres'].includes(options.engine)) fail('--engine is sqlite or postgres');
+  return options;
+}
+
+function fail(message: string): never {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(2);
+}
+
+const say = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  const work = options.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-bench-'));
+  fs.mkdirSync(work, { recursive: true });
+  checkDisk(work, options.records);
+  const now = Date.now();
+  const dataset = path.join(work, 'dataset.ndjson');
+  const database = databaseFor(options, work, 'product');
+  const rawDatabase = databaseFor(options, work, 'raw');
+  const url = databaseUrlOf(database);
+
+  await dropSchemas(options, [database, rawDatabase]);
+  say(`generating ${options.records.toLocaleString('en-US')} observations`);
+  const stats = await writeDataset(dataset, options.records, { now });
+  const datasetBytes = fs.statSync(dataset).size;
+
+  say('ingest through `vulnscope ingest scans` (the real pipeline)');
+  const env = { VULNSCOPE_DATABASE_URL: url, VULNSCOPE_RETENTION_DAYS: '0', VULNSCOPE_LOG_LEVEL: 'warn' };
+  const ingest = await runCliMeasured(['ingest', 'scans', '--batch-size', '2000', dataset], env);
+  say(`ingested in ${ingest.seconds.toFixed(1)} s, peak RSS ${(ingest.maxRssKb / 1024).toFixed(0)} MiB`);
+
+  say('raw batched INSERT of the same rows into the hosts table alone');
+  const raw = await rawInsert(rawDatabase, dataset);
+  say(`raw insert ${raw.rowsPerSecond.toFixed(0)} rows/s`);
+
+  const storage = await createStorage(database);
+  const indexed = await storage.hosts.count();
+  const engine = new IndexSync(storage.hosts);
+  const buildStarted = performance.now();
+  await engine.build();
+  const indexBuildMs = performance.now() - buildStarted;
+
+  const token = (await storage.tokens.create('bench')).token;
+  const port = 30000 + Math.floor(Math.random() * 20000);
+  say('starting the server');
+  const server = await startServer({ ...env, VULNSCOPE_PORT: String(port) });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    const health = (await (await fetch(`${baseUrl}/healthz`)).json()) as { index: { memory_bytes: number; build_ms: number } };
+    const serverRssKb = rssKb(server.pid!);
+    const requests = options.quick ? 40 : 300;
+    const loadRequests = options.quick ? 100 : 2000;
+
+    say('HTTP floor (GET /whoami)');
+    const floor1 = await runLoad(['/whoami'], { baseUrl, token, concurrency: 1, requests, warmup: 20 });
+    const floor32 = await runLoad(['/whoami'], { baseUrl, token, concurrency: 32, requests: loadRequests, warmup: 20 });
+
+    const queries: QueryFigures[] = [];
+    for (const query of pickQueries(stats)) {
+      say(`query: ${query.name}`);
+      queries.push(await measureQuery(query, { storage, engine, baseUrl, token, requests, loadRequests, quick: options.quick }));
+    }
+
+    say('cursor walk');
+    const walk = await measureWalk(pickWalk(stats, Math.min(100_000, indexed)), baseUrl, token);
+
+    say('upkeep: expire the oldest 5%');
+    const expiry = await measureExpiry(storage, stats);
+    say('upkeep: upsert 100k changed observations');
+    const upsert = await measureUpserts(dataset, work, env, Math.min(100_000, options.records));
+    say('upkeep: ingest → visible through the API');
+    const visible = await measureVisibility(storage, baseUrl, token);
+
+    const result: BenchResult = {
+      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+      date: new Date().toISOString(),
+      engine: options.engine,
+      records: options.records,
+      indexedRecords: indexed,
+      datasetBytes,
+      ingest: {
+        seconds: ingest.seconds,
+        observationsPerSecond: options.records / ingest.seconds,
+        peakRssMiB: ingest.maxRssKb / 1024,
+        rawRowsPerSecond: raw.rowsPerSecond,
+        ratioToRaw: options.records / ingest.seconds / raw.rowsPerSecond,
+      },
+      index: { buildSeconds: indexBuildMs / 1000, serverBuildSeconds: health.index.build_ms / 1000, memoryMiB: health.index.memory_bytes / 2 ** 20, serverRssMiB: serverRssKb / 1024 },
+      floor: { c1: floor1, c32: floor32 },
+      queries,
+      walk,
+      upkeep: { ...upsert, ...visible, ...expiry },
+    };
+    const files = writeReport(options.out, result);
+    say(`results: ${files.join(', ')}`);
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.on('close', resolve));
+    await storage.close();
+    if (!options.workDir) fs.rmSync(work, { recursive: true, force: true });
+    await dropSchemas(options, [database, rawDatabase]);
+  }
+}
+
+async function measureQuery(
+  query: QueryClass,
+  context: { storage: Storage; engine: IndexSync; baseUrl: string; token: string; requests: number; loadRequests: number; quick: boolean },
+): Promise<QueryFigures> {
+  const { storage, engine } = context;
+  const hostQuery = parseHostQuery(query.params);
+  const request = { sort: 'timestamp' as const, order: 'desc' as const, offset: 0, limit: 100 };
+  const first = engine.index.page(hostQuery, request);
+  const runs = context.quick ? 10 : 50;
+  const engineMs = await timeRuns(runs, async () => {
+    const page = engine.index.page(hostQuery, request);
+    await storage.hosts.getByIds(page.ids);
+  });
+  const sqlMs = await timeRuns(runs, () => storage.hosts.getByIds(first.ids));
+  const naiveRuns = context.quick ? 1 : 3;
+  const naiveMs = await timeRuns(naiveRuns, async () => {
+    await storage.db.get(`SELECT COUNT(*) AS n FROM hosts WHERE ${query.naive.where}`, query.naive.args);
+    await storage.db.all(`SELECT id FROM hosts WHERE ${query.naive.where} ORDER BY observed_at + 0 DESC, id DESC LIMIT 100`, query.naive.args);
+  });
+  const path = `/v3/index/target-intel?${new URLSearchParams(query.params)}`;
+  const c1 = await runLoad([path], { baseUrl: context.baseUrl, token: context.token, concurrency: 1, requests: context.requests, warmup: 10 });
+  const c32 = await runLoad([path], { baseUrl: context.baseUrl, token: context.token, concurrency: 32, requests: context.loadRequests, warmup: 10 });
+  return {
+    name: query.name,
+    params: query.params,
+    total: first.total,
+    engineP50Ms: percentile(engineMs, 0.5),
+    sqlPageP50Ms: percentile(sqlMs, 0.5),
+    naiveMs: percentile(naiveMs, 0.5),
+    api: { c1, c32 },
+  };
+}
+
+async function measureWalk(walk: { params: Record<string, string> }, baseUrl: string, token: string) {
+  const started = performance.now();
+  let url = `${baseUrl}/v3/index/target-intel?${new URLSearchParams({ ...walk.params, start_cursor: 'true', limit: '2000' })}`;
+  let records = 0;
+  let pages = 0;
+  const seen = new Set<string>();
+  let duplicates = 0;
+  for (;;) {
+    const body = (await (await fetch(url, { headers: { authorization: token } })).json()) as {
+      _meta: { next_cursor?: string; total_documents: number };
+      data: Array<{ ip: string; port: number; protocol: string; fingerprints: unknown[] }>;
+    };
+    pages++;
+    records += body.data.length;
+    for (const r of body.data) {
+      const key = `${r.ip}|${r.port}|${r.protocol}|${JSON.stringify(r.fingerprints)}`;
+      if (seen.has(key)) duplicates++;
+      seen.add(key);
+    }
+    if (!body._meta.next_cursor) break;
+    url = `${baseUrl}/v3/index/target-intel?${new URLSearchParams({ cursor: body._meta.next_cursor })}`;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { params: walk.params, records, pages, duplicates, seconds, recordsPerSecond: records / seconds };
+}
+
+async function measureUpserts(dataset: string, work: string, env: Record<string, string>, count: number) {
+  // The first `count` observations again, observed now: same keys, newer, so each is an update.
+  const changed = path.join(work, 'changed.ndjson');
+  const out = fs.createWriteStream(changed);
+  const now = new Date().toISOString();
+  let written = 0;
+  const { createInterface } = await import('node:readline');
+  for await (const line of createInterface({ input: fs.createReadStream(dataset) })) {
+    if (written >= count) break;
+    const record = JSON.parse(line) as { timestamp: string };
+    record.timestamp = now;
+    out.write(`${JSON.stringify(record)}\n`);
+    written++;
+  }
+  out.end();
+  await new Promise<void>((resolve) => out.on('finish', () => resolve()));
+  const run = await runCliMeasured(['ingest', 'scans', '--batch-size', '2000', changed], env);
+  return { upserts: written, upsertSeconds: run.seconds, upsertsPerSecond: written / run.seconds };
+}
+
+async function measureVisibility(storage: Storage, baseUrl: string, token: string) {
+  const ip = '192.0.2.250';
+  const write = prepare(
+    { ip, port: 4443, protocol: 'tcp', hostnames: [], timestamp: Date.now(), fingerprints: [{ vendor: 'bench', product: 'probe', version: '1' }], osCpes: [], cves: [], classifications: [] },
+    { classifier: new ClassificationResolver([]) },
+  );
+  await storage.hosts.upsertBatch([write]);
+  const committed = performance.now();
+  for (;;) {
+    const body = (await (await fetch(`${baseUrl}/v3/index/target-intel?cidr=${ip}`, { headers: { authorization: token } })).json()) as {
+      _meta: { total_documents: number };
+    };
+    if (body._meta.total_documents === 1) break;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return { ingestToVisibleMs: performance.now() - committed };
+}
+
+async function measureExpiry(storage: Storage, stats: DatasetStats) {
+  const cutoff = stats.oldestMs + (stats.newestMs - stats.oldestMs) * 0.05;
+  const started = performance.now();
+  const expired = await storage.hosts.expire(cutoff);
+  const seconds = (performance.now() - started) / 1000;
+  return { expired, expirySeconds: seconds, expiredPerSecond: expired / seconds };
+}
+
+function runCliMeasured(args: string[], env: Record<string, string>): Promise<{ seconds: number; maxRssKb: number; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['--import', RSS_REPORT, CLI, ...args], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`vulnscope ${args.join(' ')} exited ${code}: ${stderr}`));
+      const rss = /bench:maxrss_kb=(\d+)/.exec(stderr);
+      resolve({ seconds: (performance.now() - started) / 1000, maxRssKb: rss ? Number(rss[1]) : NaN, stderr });
+    });
+  });
+}
+
+async function startServer(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const deadline = Date.now() + 30 * 60_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${env.VULNSCOPE_PORT}/healthz`)).ok) return child;
+    } catch {
+      /* not up yet */
+    }
+    if (child.exitCode !== null) throw new Error('the server exited during start');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('the server did not start');
+}
+
+function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VULNSCOPE_')));
+}
+
+function rssKb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+}
+
+function checkDisk(dir: string, records: number): void {
+  const stat = fs.statfsSync(dir);
+  const free = stat.bavail * stat.bsize;
+  // Dataset (~450 B/record), the product database and the raw-insert database (~1 KB/record each).
+  const needed = records * 2600;
+  if (free < needed) fail(`needs about ${(needed / 2 ** 30).toFixed(1)} GiB free in ${dir}, has ${(free / 2 ** 30).toFixed(1)} GiB`);
+}
+
+function databaseFor(options: Options, work: string, name: string): DatabaseConfig {
+  if (options.engine === 'sqlite') return { engine: 'sqlite', file: path.join(work, `${name}.db`) };
+  const base = options.databaseUrl ?? process.env.VULNSCOPE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const config = parseDatabaseUrl(base);
+  if (config.engine !== 'postgres') fail('--engine postgres needs a postgres:// URL');
+  return { ...config, schema: `bench_${name}_${options.records}` };
+}
+
+function databaseUrlOf(config: DatabaseConfig): string {
+  if (config.engine === 'sqlite') return config.file;
+  const url = new URL(config.url);
+  if (config.schema) url.searchParams.set('schema', config.schema);
+  return url.toString();
+}
+
+async function dropSchemas(options: Options, configs: DatabaseConfig[]): Promise<void> {
+  if (options.engine !== 'postgres') return;
+  const pg = (await import('pg')).default;
+  for (const config of configs) {
+    if (config.engine !== 'postgres' || !config.schema) continue;
+    const client = new pg.Client({ connectionString: config.url });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${config.schema} CASCADE`);
+    await client.end();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${(error as Error).stack}\n`);
+  process.exit(1);
+});
+
+export type { LoadResult };
