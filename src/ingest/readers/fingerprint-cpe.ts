@@ -1,0 +1,104 @@
+/**
+ * Scanner CPEs (nmap's 2.2 URIs, Shodan's possibly truncated 2.3 strings) as CPE 2.3 names and
+ * fingerprint identities. Conversion always goes through the WFN (src/core/cpe.ts).
+ */
+import {
+  ANY,
+  NA,
+  formatCpe23,
+  parseCpe,
+  parseCpeQuery,
+  quoteWfnValue,
+  unquoteWfnValue,
+  type Wfn,
+} from '../../core/cpe.js';
+import type { Fingerprint } from '../../core/observation.js';
+
+export interface ScannerCpe {
+  wfn: Wfn;
+  /** CPE 2.3 formatted string. */
+  cpe: string;
+}
+
+/**
+ * Parses a CPE URI or 2.3 string; a 2.3 string with missing trailing attributes (Shodan's
+ * `cpe:2.3:a:embedthis:goahead`) is padded with ANY. Undefined when it is not a valid CPE.
+ */
+export function readScannerCpe(text: unknown): ScannerCpe | undefined {
+  if (typeof text !== 'string' || text.trim() === '') return undefined;
+  let parsed = recentlyParsed.get(text);
+  if (parsed === undefined) {
+    parsed = parseScannerCpe(text.trim());
+    // Scans repeat the same few thousand CPEs; a bounded cache saves most of the parsing.
+    if (recentlyParsed.size >= CACHE_LIMIT) recentlyParsed.clear();
+    recentlyParsed.set(text, parsed);
+  }
+  return parsed ?? undefined;
+}
+
+const CACHE_LIMIT = 10_000;
+/** Parsed CPEs by their text; null marks text that is not a CPE. Entries are never mutated. */
+const recentlyParsed = new Map<string, ScannerCpe | null>();
+
+function parseScannerCpe(text: string): ScannerCpe | null {
+  try {
+    const wfn = parseCpeQuery(text);
+    return { wfn, cpe: formatCpe23(wfn) };
+  } catch {
+    return null;
+  }
+}
+
+/** A CPE as a normalised 2.3 string; throws (invalid input) when it is not a complete CPE. */
+export function strictCpe23(text: string): string {
+  return formatCpe23(parseCpe(text.trim()));
+}
+
+export const isApplication = (cpe: ScannerCpe) => cpe.wfn.part === 'a';
+/** OS and hardware CPEs describe the host, not the service on the port. */
+export const isPlatform = (cpe: ScannerCpe) => cpe.wfn.part === 'o' || cpe.wfn.part === 'h';
+
+/** Fingerprint identity from a CPE: the 2.3 name plus unquoted vendor/product/version when set. */
+export function fingerprintFromCpe({ wfn, cpe }: ScannerCpe): Fingerprint {
+  const fingerprint: Fingerprint = { cpe };
+  for (const attribute of ['vendor', 'product', 'version'] as const) {
+    const value = plainValue(wfn[attribute]);
+    if (value !== undefined) fingerprint[attribute] = value;
+  }
+  return fingerprint;
+}
+
+/**
+ * One fingerprint per distinct application CPE. Scanners often emit a version-less CPE beside
+ * the version they detected (`cpe:/a:igor_sysoev:nginx` + "1.18.0"): when that CPE is the only
+ * one, the version goes into it, so the identity and CVE matching see it. A version that cannot
+ * be a CPE value (spaces, non-ASCII) is left out rather than disagree with the CPE.
+ */
+export function applicationFingerprints(cpes: ScannerCpe[], detectedVersion?: string): Fingerprint[] {
+  const seen = new Set<string>();
+  const applications = cpes.filter(isApplication).filter((c) => !seen.has(c.cpe) && seen.add(c.cpe));
+  const [only] = applications;
+  if (applications.length === 1 && detectedVersion && !hasVersion(only)) {
+    const versioned = withVersion(only, detectedVersion);
+    if (versioned) return [fingerprintFromCpe(versioned)];
+  }
+  return applications.map(fingerprintFromCpe);
+}
+
+const hasVersion = (cpe: ScannerCpe) => plainValue(cpe.wfn.version) !== undefined;
+
+/** The same CPE with `version` filled in; undefined when the version cannot be a WFN value. */
+function withVersion(cpe: ScannerCpe, version: string): ScannerCpe | undefined {
+  try {
+    const wfn: Wfn = { ...cpe.wfn, version: quoteWfnValue(version.trim()) };
+    return { wfn, cpe: formatCpe23(wfn) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A concrete attribute value, unquoted; ANY, NA and wildcard patterns (`1\.*`) name no value. */
+function plainValue(value: string): string | undefined {
+  const hasWildcard = /[*?]/.test(value.replace(/\\./g, ''));
+  return value === ANY || value === NA || value === '' || hasWildcard ? undefined : unquoteWfnValue(value);
+}
