@@ -131,6 +131,11 @@ describe('normaliseFingerprint', () => {
       { cpe: 'cpe:2.3:a:igor_sysoev:nginx:1.14.0:*:*:*:*:*:*:*', vendor: 'igor_sysoev', product: 'nginx', version: '1.14.0' },
     ],
     [
+      'a version that cannot be a CPE value leaves the CPE version-less',
+      { cpe: 'cpe:/a:igor_sysoev:nginx', version: '1.14 beta' },
+      { cpe: 'cpe:2.3:a:igor_sysoev:nginx:*:*:*:*:*:*:*:*', vendor: 'igor_sysoev', product: 'nginx', version: '1.14 beta' },
+    ],
+    [
       'empty fields count as missing',
       { cpe: HTTPD_2_4_49, vendor: '', product: ' ', version: '' },
       { cpe: HTTPD_2_4_49, vendor: 'apache', product: 'http_server', version: '2.4.49' },

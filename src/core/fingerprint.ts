@@ -49,8 +49,9 @@ export function normaliseFingerprint(fp: Fingerprint): Fingerprint {
   // nmap emits version-less CPEs beside the version it detected; the CPE must carry it, or two
   // versions of a product would share one identity and CPE matching would see no version.
   const version = present(fp.version);
-  if (wfn.version === ANY && version !== undefined && displayValue(quoteWfnValue(version.trim())) !== undefined) {
-    wfn.version = quoteWfnValue(version.trim());
+  if (wfn.version === ANY && version !== undefined) {
+    const quoted = tryQuote(version.trim());
+    if (quoted !== undefined && displayValue(quoted) !== undefined) wfn.version = quoted;
   }
   const normalised: Fingerprint = { ...rest, cpe: formatCpe23(wfn) };
   for (const field of FILLED_FIELDS) {
@@ -58,6 +59,15 @@ export function normaliseFingerprint(fp: Fingerprint): Fingerprint {
     if (value !== undefined) normalised[field] = value;
   }
   return normalised;
+}
+
+/** A version that cannot be a CPE value (e.g. it has spaces) leaves the CPE version-less. */
+function tryQuote(version: string): string | undefined {
+  try {
+    return quoteWfnValue(version);
+  } catch {
+    return undefined;
+  }
 }
 
 function tryParseCpe(text: string | undefined): Wfn | undefined {

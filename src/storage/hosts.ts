@@ -1,5 +1,6 @@
 import type { Fingerprint } from '../core/observation.js';
-import type { Database, Sql, SqlValue } from './database.js';
+import type { Database, Sql } from './database.js';
+import { applyBatch, logChanges } from './host-upsert.js';
 
 /** One target-intel record as the ingest pipeline writes it. */
 export interface HostWrite {
@@ -96,32 +97,6 @@ function toRecord(row: HostRow): HostRecord {
   };
 }
 
-function writeValues(write: HostWrite): SqlValue[] {
-  return [
-    write.hostname,
-    write.observedAt,
-    write.asn ?? null,
-    write.asName ?? null,
-    write.asDomain ?? null,
-    write.country ?? null,
-    write.countryCode ?? null,
-    JSON.stringify(write.fingerprints),
-    JSON.stringify(write.osCpes),
-    JSON.stringify(write.scannerCves),
-    JSON.stringify(write.cves),
-    JSON.stringify(write.observedClassifications),
-    JSON.stringify(write.classifications),
-  ];
-}
-
-async function logChange(tx: Sql, hostId: number, deleted: boolean, at: number): Promise<void> {
-  await tx.run(`INSERT INTO host_changes (host_id, deleted, changed_at) VALUES (?, ?, ?)`, [
-    hostId,
-    deleted ? 1 : 0,
-    at,
-  ]);
-}
-
 /**
  * The target-intel records. Every write also appends to `host_changes`, the change log the
  * servers' in-memory indexes tail.
@@ -139,18 +114,13 @@ export class HostRepository {
    */
   // `date_added` is the observation time of the first observation of a key that was stored.
   async upsertBatch(writes: HostWrite[], now = Date.now()): Promise<UpsertCounts> {
-    const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0, superseded: 0 };
-    if (writes.length === 0) return counts;
-    await this.db.transaction(async (tx) => {
+    if (writes.length === 0) return { inserted: 0, updated: 0, unchanged: 0, superseded: 0 };
+    return this.db.transaction(async (tx) => {
       await lockChangeLog(tx);
-      for (const write of writes) {
-        const outcome = await upsertOne(tx, write, now);
-        counts[outcome.result] += 1;
-        counts.superseded += outcome.supersededOthers;
-      }
+      return applyBatch(tx, writes, now);
     });
-    return counts;
   }
+
 
   async getByIds(ids: number[]): Promise<HostRecord[]> {
     if (ids.length === 0) return [];
@@ -205,12 +175,13 @@ export class HostRepository {
           `SELECT id FROM hosts WHERE observed_at < ? ORDER BY observed_at LIMIT ?`,
           [before, batchSize],
         );
-        const now = Date.now();
-        for (const { id } of rows) {
-          await tx.run(`DELETE FROM hosts WHERE id = ?`, [id]);
-          await logChange(tx, id, true, now);
+        const ids = rows.map((row) => row.id);
+        for (let i = 0; i < ids.length; i += 500) {
+          const chunk = ids.slice(i, i + 500);
+          await tx.run(`DELETE FROM hosts WHERE id IN (${chunk.map(() => '?').join(',')})`, chunk);
         }
-        return rows.length;
+        await logChanges(tx, ids, true, Date.now());
+        return ids.length;
       });
       total += removed;
       if (removed < batchSize) return total;
@@ -233,23 +204,20 @@ export class HostRepository {
 
   /** Sets the effective classifications of records; logs a change only where they differ. */
   async updateClassifications(updates: Array<{ id: number; classifications: string[] }>): Promise<number> {
-    let changed = 0;
+    const changed: number[] = [];
     await this.db.transaction(async (tx) => {
       await lockChangeLog(tx);
-      const now = Date.now();
       for (const { id, classifications } of updates) {
         const value = JSON.stringify(classifications);
         const { changes } = await tx.run(
           `UPDATE hosts SET classifications = ? WHERE id = ? AND classifications <> ?`,
           [value, id, value],
         );
-        if (changes > 0) {
-          changed += 1;
-          await logChange(tx, id, false, now);
-        }
+        if (changes > 0) changed.push(id);
       }
+      await logChanges(tx, changed, false, Date.now());
     });
-    return changed;
+    return changed.length;
   }
 }
 
@@ -259,70 +227,4 @@ export class HostRepository {
  */
 async function lockChangeLog(tx: Sql): Promise<void> {
   if (tx.engine === 'postgres') await tx.run(`LOCK TABLE host_changes IN SHARE ROW EXCLUSIVE MODE`);
-}
-
-interface PortRow {
-  id: number;
-  fp_key: string;
-  observed_at: number;
-}
-
-async function upsertOne(
-  tx: Sql,
-  write: HostWrite,
-  now: number,
-): Promise<{ result: keyof UpsertCounts; supersededOthers: number }> {
-  const onPort = await tx.all<PortRow>(
-    `SELECT id, fp_key, observed_at FROM hosts WHERE ip = ? AND port = ? AND protocol = ?`,
-    [write.ip, write.port, write.protocol],
-  );
-  const same = onPort.find((row) => row.fp_key === write.fpKey);
-  if (same && same.observed_at >= write.observedAt) return { result: 'unchanged', supersededOthers: 0 };
-
-  const newerFingerprinted = onPort.some(
-    (row) => row.fp_key !== write.fpKey && row.fp_key !== '' && row.observed_at > write.observedAt,
-  );
-  if (newerFingerprinted) {
-    // The port has since been seen running something else: this observation is history.
-    if (same) {
-      await tx.run(`DELETE FROM hosts WHERE id = ?`, [same.id]);
-      await logChange(tx, same.id, true, now);
-    }
-    return { result: 'superseded', supersededOthers: 0 };
-  }
-
-  let id: number;
-  let result: keyof UpsertCounts;
-  if (same) {
-    await tx.run(
-      `UPDATE hosts SET hostname = ?, observed_at = ?, asn = ?, as_name = ?, as_domain = ?, country = ?,
-        country_code = ?, fingerprints = ?, os_cpes = ?, scanner_cves = ?, cves = ?,
-        observed_classifications = ?, classifications = ? WHERE id = ?`,
-      [...writeValues(write), same.id],
-    );
-    id = same.id;
-    result = 'updated';
-  } else {
-    const row = await tx.get<{ id: number }>(
-      `INSERT INTO hosts (ip, ip_key, port, protocol, fp_key, date_added, hostname, observed_at, asn, as_name,
-        as_domain, country, country_code, fingerprints, os_cpes, scanner_cves, cves, observed_classifications,
-        classifications) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      [write.ip, write.ipKey, write.port, write.protocol, write.fpKey, write.observedAt, ...writeValues(write)],
-    );
-    id = row!.id;
-    result = 'inserted';
-  }
-  await logChange(tx, id, false, now);
-
-  let supersededOthers = 0;
-  if (write.fpKey !== '') {
-    for (const row of onPort) {
-      if (row.fp_key !== write.fpKey && row.observed_at < write.observedAt) {
-        await tx.run(`DELETE FROM hosts WHERE id = ?`, [row.id]);
-        await logChange(tx, row.id, true, now);
-        supersededOthers += 1;
-      }
-    }
-  }
-  return { result, supersededOthers };
 }

@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 
 /** Vitest global setup: end-to-end tests run the built CLI (`dist/`), as users do. */
 export default function setup(): void {
+  // For quick iterations on unit tests with a dist/ already built.
+  if (process.env.VULNSCOPE_TEST_SKIP_BUILD === '1') return;
   const root = fileURLToPath(new URL('../..', import.meta.url));
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
     cwd: root,
