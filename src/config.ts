@@ -24,6 +24,8 @@ export interface Config {
   /** How often the in-server sweeper expires old observations (ms). */
   sweepIntervalMs: number;
   logLevel: string;
+  /** Server processes sharing the port (each with its own index); 1 = no cluster. */
+  workers: number;
 }
 
 export type DatabaseConfig =
@@ -42,6 +44,7 @@ export interface ConfigOverrides {
   countryMmdb?: string;
   asDomainCsv?: string;
   logLevel?: string;
+  workers?: string | number;
 }
 
 export const DEFAULT_DATABASE = './data/vulnscope.db';
@@ -86,6 +89,7 @@ export function loadConfig(
       86_400_000,
     ),
     logLevel: pick(overrides.logLevel, 'VULNSCOPE_LOG_LEVEL') ?? 'info',
+    workers: integer(pick(overrides.workers, 'VULNSCOPE_WORKERS') ?? '1', 'VULNSCOPE_WORKERS', 1, 64),
   };
 }
 

@@ -37,6 +37,7 @@ program
   .option('--country-mmdb <file>', 'country MaxMind database (env VULNSCOPE_COUNTRY_MMDB)')
   .option('--as-domain-csv <file>', 'asn,domain CSV (env VULNSCOPE_AS_DOMAIN_CSV)')
   .option('--log-level <level>', 'fatal, error, warn, info, debug (env VULNSCOPE_LOG_LEVEL)')
+  .option('--workers <n>', 'server processes sharing the port, each with its own index (env VULNSCOPE_WORKERS, default 1)')
   .action(async (options: ConfigOverrides) => serve(config(options)));
 
 program

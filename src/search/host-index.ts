@@ -5,6 +5,7 @@ import { intersectAll, RoaringBitmap32, unionAll, type Bitmap } from './bitmap.j
 import { float64Column, uint16Column, uint32Column, uint8Column } from './columns.js';
 import type { HostQuery, PageRequest, PageResult, SortPosition, TimeRange } from './host-query.js';
 import { selectPage, type SortColumns } from './page.js';
+import { HostnameIndex } from './hostname-index.js';
 import { familyTerm, Postings } from './postings.js';
 import { TermLists } from './term-lists.js';
 
@@ -37,7 +38,7 @@ export class HostIndex {
   private readonly port = uint16Column();
   private readonly changeSeq = float64Column();
   private readonly identities = new Map<string, Identity>();
-  private readonly hostnames = new Set<string>();
+  private readonly hostnames = new HostnameIndex();
   /** Recent changes (seq, id), oldest first, to exclude records changed during a cursor walk. */
   private readonly recentSeqs: number[] = [];
   private readonly recentIds: number[] = [];
@@ -67,6 +68,7 @@ export class HostIndex {
       this.ipv6.set(id, ip.value);
     }
     this.port.set(id, record.port);
+    this.hostnames.add(id, record.hostname.toLowerCase());
     this.noteChange(id, seq);
   }
 
@@ -124,6 +126,7 @@ export class HostIndex {
   memoryBytes(): number {
     return (
       this.postings.bitmapBytes() +
+      this.hostnames.bytes() +
       this.termLists.bytes +
       this.observedAt.bytes +
       this.dateAdded.bytes +
@@ -178,18 +181,9 @@ export class HostIndex {
   }
 
   private hostnameFilter(query: HostQuery): Bitmap {
-    const parts: Bitmap[] = [];
     const substrings = query.hostnameContains?.map((s) => s.toLowerCase());
     const domains = query.domains?.map((d) => d.toLowerCase().replace(/^\.+/, ''));
-    const hostnameMatches = (name: string) =>
-      (!substrings || substrings.some((s) => name.includes(s))) &&
-      (!domains || domains.some((d) => name === d || name.endsWith(`.${d}`)));
-    for (const name of this.hostnames) {
-      if (!hostnameMatches(name)) continue;
-      const bitmap = this.postings.get(`h:${name}`);
-      if (bitmap) parts.push(bitmap);
-    }
-    return unionAll(parts);
+    return this.hostnames.search(substrings, domains);
   }
 
   private cidrFilter(range: IpRange): Bitmap {
@@ -267,10 +261,10 @@ export class HostIndex {
       if (!this.postings.remove(termId, id)) continue;
       // The last record holding this term is gone: drop it from the dictionaries scanned by filters.
       const name = this.postings.nameOf(termId);
-      if (name.startsWith('h:')) this.hostnames.delete(name.slice(2));
-      else if (name.startsWith('fp:')) this.identities.delete(name.slice(3));
+      if (name.startsWith('fp:')) this.identities.delete(name.slice(3));
     }
     this.termLists.clear(id);
+    this.hostnames.remove(id);
   }
 
   private termsOf(record: HostRecord): string[] {
@@ -306,11 +300,6 @@ export class HostIndex {
     terms.add(familyTerm('ta', Math.floor(record.dateAdded / HOUR_MS)));
     const ip = parseIp(record.ip);
     terms.add(ip.version === 4 ? familyTerm('b4', Number(ip.value) >>> 8) : familyTerm('b6', Number(ip.value >> 80n)));
-    const hostname = record.hostname.toLowerCase();
-    if (hostname) {
-      terms.add(`h:${hostname}`);
-      this.hostnames.add(hostname);
-    }
     return [...terms];
   }
 

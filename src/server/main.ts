@@ -29,7 +29,12 @@ export interface RunningServer {
 }
 
 /** Builds the context and app, listens, and runs the background work (index tailing, expiry, token last-use). */
-export async function startServer(config: Config, options: AppOptions = {}): Promise<RunningServer> {
+export interface ServerOptions extends AppOptions {
+  /** Only one process of a cluster sweeps expired observations. */
+  sweeper?: boolean;
+}
+
+export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const context = await createContext(config);
   const app = await buildApp(context, options);
   const logError = (what: string) => (error: unknown) => app.log.error({ err: error }, what);
@@ -39,9 +44,10 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
     const summary = await expireObservations(context.storage, config.retentionDays);
     if (summary.expired > 0) app.log.info(summary, 'expired observations');
   };
-  const sweeper = setInterval(() => sweep().catch(logError('expiry sweep failed')), config.sweepIntervalMs);
-  sweeper.unref();
-  await sweep().catch(logError('expiry sweep failed'));
+  const sweeps = options.sweeper !== false;
+  const sweeper = sweeps ? setInterval(() => sweep().catch(logError('expiry sweep failed')), config.sweepIntervalMs) : undefined;
+  sweeper?.unref();
+  if (sweeps) await sweep().catch(logError('expiry sweep failed'));
   const address = await app.listen({ host: config.host, port: config.port });
   let closed = false;
   return {

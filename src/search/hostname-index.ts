@@ -1,0 +1,125 @@
+import { RoaringBitmap32, type Bitmap } from './bitmap.js';
+import { uint32Column } from './columns.js';
+
+/**
+ * Hostname substring and suffix search. Each distinct hostname gets a small id; a trigram index
+ * (trigram → bitmap of hostname ids) narrows a query to the hostnames holding all its trigrams,
+ * which are then checked exactly and mapped to their records. Most hostnames belong to one
+ * record, so that mapping is a column, with a side table for shared names.
+ */
+export class HostnameIndex {
+  private readonly names: string[] = [''];
+  private readonly idOf = new Map<string, number>();
+  private readonly freeIds: number[] = [];
+  private readonly trigrams = new Map<string, Bitmap>();
+  /** hostname id → its only record, or 0 when `shared` holds the records. */
+  private readonly soleRecord = uint32Column();
+  private readonly shared = new Map<number, Set<number>>();
+  /** record id → hostname id (0 = none). */
+  private readonly hostnameOfRecord = uint32Column();
+
+  add(recordId: number, hostname: string): void {
+    if (!hostname) return;
+    let id = this.idOf.get(hostname);
+    if (id === undefined) {
+      id = this.freeIds.pop() ?? this.names.length;
+      this.names[id] = hostname;
+      this.idOf.set(hostname, id);
+      for (const trigram of trigramsOf(hostname)) {
+        let bitmap = this.trigrams.get(trigram);
+        if (!bitmap) this.trigrams.set(trigram, (bitmap = new RoaringBitmap32()));
+        bitmap.add(id);
+      }
+      this.soleRecord.set(id, recordId);
+    } else {
+      const sole = this.soleRecord.get(id);
+      let records = this.shared.get(id);
+      if (!records) this.shared.set(id, (records = new Set(sole ? [sole] : [])));
+      records.add(recordId);
+      this.soleRecord.set(id, 0);
+    }
+    this.hostnameOfRecord.set(recordId, id);
+  }
+
+  remove(recordId: number): void {
+    const id = this.hostnameOfRecord.get(recordId);
+    if (id === 0) return;
+    this.hostnameOfRecord.set(recordId, 0);
+    const records = this.shared.get(id);
+    if (records) {
+      records.delete(recordId);
+      if (records.size > 1) return;
+      this.shared.delete(id);
+      const [last] = records;
+      if (last !== undefined) {
+        this.soleRecord.set(id, last);
+        return;
+      }
+    }
+    const name = this.names[id]!;
+    for (const trigram of trigramsOf(name)) {
+      const bitmap = this.trigrams.get(trigram);
+      bitmap?.remove(id);
+      if (bitmap?.isEmpty) this.trigrams.delete(trigram);
+    }
+    this.idOf.delete(name);
+    this.names[id] = '';
+    this.soleRecord.set(id, 0);
+    this.freeIds.push(id);
+  }
+
+  /**
+   * Records whose hostname contains any of `substrings` (when given) and ends with any of
+   * `domains` (when given: the domain itself or a subdomain). Inputs are lower-case.
+   */
+  search(substrings: string[] | undefined, domains: string[] | undefined): Bitmap {
+    const matches = (name: string) =>
+      (!substrings || substrings.some((s) => name.includes(s))) &&
+      (!domains || domains.some((d) => name === d || name.endsWith(`.${d}`)));
+    // Every alternative of the narrower parameter must be satisfied, so its trigrams narrow.
+    const narrowing = substrings ?? domains!;
+    const candidates = this.candidates(narrowing);
+    const records: number[] = [];
+    const collect = (id: number) => {
+      if (!matches(this.names[id]!)) return;
+      const sole = this.soleRecord.get(id);
+      if (sole) records.push(sole);
+      else for (const record of this.shared.get(id) ?? []) records.push(record);
+    };
+    if (candidates) for (const id of candidates) collect(id);
+    else for (let id = 1; id < this.names.length; id++) if (this.names[id]) collect(id);
+    return RoaringBitmap32.from(records.sort((a, b) => a - b));
+  }
+
+  get size(): number {
+    return this.idOf.size;
+  }
+
+  bytes(): number {
+    let total = 0;
+    for (const bitmap of this.trigrams.values()) total += bitmap.getSerializationSizeInBytes(false);
+    return total;
+  }
+
+  /** Hostname ids that may match any alternative; undefined when some alternative is too short to narrow. */
+  private candidates(alternatives: string[]): Bitmap | undefined {
+    const union = new RoaringBitmap32();
+    for (const text of alternatives) {
+      const grams = [...trigramsOf(text)];
+      if (grams.length === 0) return undefined;
+      const bitmaps = grams.map((g) => this.trigrams.get(g));
+      if (bitmaps.some((b) => b === undefined)) continue;
+      bitmaps.sort((a, b) => a!.size - b!.size);
+      const hit = bitmaps[0]!.clone();
+      for (let i = 1; i < bitmaps.length && !hit.isEmpty; i++) hit.andInPlace(bitmaps[i]!);
+      union.orInPlace(hit);
+    }
+    return union;
+  }
+}
+
+function trigramsOf(text: string): Set<string> {
+  const grams = new Set<string>();
+  for (let i = 0; i + 3 <= text.length; i++) grams.add(text.slice(i, i + 3));
+  return grams;
+}
