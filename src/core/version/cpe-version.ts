@@ -1,0 +1,65 @@
+/**
+ * The comparable version of a CPE name (reference-matching.md §3.3 step 2): NVD stores OpenSSH
+ * 7.9p1 as `version=7.9, update=p1`, so a patch-like update is folded into the version before a
+ * range check (`7.9` + `p1` → `7.9p1`, `5.1.52` + `sp1` → `5.1.52sp1`). A pre-release update
+ * (`beta7`, `rc1`, `milestone3`) becomes a pre-release suffix (`2.0-beta7`); ANY and NA updates,
+ * and neutral ones (`ga`, `final`), are ignored.
+ */
+import { ANY, NA, unquoteWfnValue, type Wfn } from '../cpe.js';
+
+/** Post-release words an update may start with, mapped to the spelling the version gets. */
+const PATCH_WORDS: Record<string, string> = {
+  p: 'p',
+  pl: 'pl',
+  patch: 'patch',
+  post: 'post',
+  sp: 'sp',
+  u: 'u',
+  update: 'update',
+  cumulative_update: 'update',
+  cu: 'update',
+  r: 'r',
+  rev: 'rev',
+  hotfix: 'hotfix',
+  fix: 'fix',
+  build: 'build',
+  errata: 'errata',
+};
+const PATCH_UPDATE = /^([a-z]+(?:_[a-z]+)?)[._-]?(\d.*)$/;
+const PRE_RELEASE_UPDATE = /^(?:dev|snapshot|ea|alpha|beta|milestone|rc|cr|pre|preview|a|b|m)[._-]?\d*$/;
+const NEUTRAL_UPDATE = /^(?:ga|final|release|stable)$/;
+
+/** True when a WFN value holds an unquoted `*` or `?`, i.e. it is a pattern, not a value. */
+function hasUnquotedWildcard(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    if (value[i] === '\\') i++;
+    else if (value[i] === '*' || value[i] === '?') return true;
+  }
+  return false;
+}
+
+const concreteValue = (value: string): string | undefined =>
+  value === ANY || value === NA || hasUnquotedWildcard(value) ? undefined : unquoteWfnValue(value);
+
+/** Appends a concrete `update` to a plain version string. */
+export function foldUpdate(version: string, update: string): string {
+  const lowered = update.trim().toLowerCase();
+  if (lowered === '' || NEUTRAL_UPDATE.test(lowered)) return version;
+  const patch = PATCH_UPDATE.exec(lowered);
+  if (patch && PATCH_WORDS[patch[1]]) return version + PATCH_WORDS[patch[1]] + patch[2];
+  if (PRE_RELEASE_UPDATE.test(lowered)) return `${version}-${lowered}`;
+  // A bare number (a build) extends the version; anything else is kept for the comparator to rank.
+  if (/^\d+$/.test(lowered)) return `${version}.${lowered}`;
+  return `${version}-${lowered}`;
+}
+
+/**
+ * The version to compare for a CPE name, or `undefined` when the name has no concrete version
+ * (ANY, NA, or a wildcard pattern such as `2.4.*`).
+ */
+export function versionOfWfn(wfn: Wfn): string | undefined {
+  const version = concreteValue(wfn.version);
+  if (version === undefined) return undefined;
+  const update = concreteValue(wfn.update);
+  return update === undefined ? version : foldUpdate(version, update);
+}
