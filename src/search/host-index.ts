@@ -1,5 +1,5 @@
 import { cpeMatches, parseCpe, type Wfn } from '../core/cpe.js';
-import { parseIp, type IpRange } from '../core/ip.js';
+import { parseIp, type IpAddress, type IpRange } from '../core/ip.js';
 import type { HostRecord } from '../storage/hosts.js';
 import { intersectAll, RoaringBitmap32, unionAll, type Bitmap } from './bitmap.js';
 import { float64Column, uint16Column, uint32Column, uint8Column } from './columns.js';
@@ -17,6 +17,8 @@ interface Identity {
   product: string;
   version: string;
   cpe?: Wfn;
+  /** The ids of its fp:, v:, p: and ver: terms. */
+  termIds: number[];
 }
 
 /**
@@ -52,14 +54,13 @@ export class HostIndex {
   upsert(record: HostRecord, seq: number): void {
     const id = record.id;
     if (this.live.has(id)) this.unlink(id);
-    const terms = this.termsOf(record);
-    const termIds = terms.map((term) => this.postings.intern(term));
+    const ip = parseIp(record.ip);
+    const termIds = this.termIdsOf(record, ip);
     for (const termId of termIds) this.postings.add(termId, id);
     this.termLists.set(id, termIds);
     this.live.add(id);
     this.observedAt.set(id, record.observedAt);
     this.dateAdded.set(id, record.dateAdded);
-    const ip = parseIp(record.ip);
     if (ip.version === 4) {
       this.ipIsV6.set(id, 0);
       this.ipv4.set(id, Number(ip.value));
@@ -70,6 +71,17 @@ export class HostIndex {
     this.port.set(id, record.port);
     this.hostnames.add(id, record.hostname.toLowerCase());
     this.noteChange(id, seq);
+  }
+
+  /** Bulk loading (index build): only upserts of new records until endBulk. */
+  beginBulk(): void {
+    this.postings.beginBulk();
+    this.hostnames.beginBulk();
+  }
+
+  endBulk(): void {
+    this.postings.endBulk();
+    this.hostnames.endBulk();
   }
 
   remove(id: number, seq: number): void {
@@ -267,40 +279,55 @@ export class HostIndex {
     this.hostnames.remove(id);
   }
 
-  private termsOf(record: HostRecord): string[] {
-    const terms = new Set<string>();
-    for (const cve of record.cves) terms.add(`cve:${cve.toUpperCase()}`);
-    if (record.cves.length > 0) terms.add('hascve');
+  /** The interned ids of the terms a record is filed under (deduplicated). */
+  private termIdsOf(record: HostRecord, ip: IpAddress): number[] {
+    const ids = new Set<number>();
+    const term = (name: string) => ids.add(this.postings.intern(name));
+    for (const cve of record.cves) term(`cve:${cve.toUpperCase()}`);
+    if (record.cves.length > 0) term('hascve');
     for (const fp of record.fingerprints) {
-      const identity: Identity = {
-        vendor: (fp.vendor ?? '').toLowerCase(),
-        product: (fp.product ?? '').toLowerCase(),
-        version: (fp.version ?? '').toLowerCase(),
-        cpe: fp.cpe ? tryParseCpe(fp.cpe) : undefined,
-      };
-      if (identity.vendor) terms.add(`v:${identity.vendor}`);
-      if (identity.product) terms.add(`p:${identity.product}`);
-      if (identity.version) terms.add(`ver:${identity.version}`);
-      if (!identity.vendor && !identity.product && !identity.version && !identity.cpe) continue;
-      const key = JSON.stringify([identity.vendor, identity.product, identity.version, fp.cpe?.toLowerCase() ?? '']);
-      if (!this.identities.has(key)) this.identities.set(key, identity);
-      terms.add(`fp:${key}`);
+      const vendor = (fp.vendor ?? '').toLowerCase();
+      const product = (fp.product ?? '').toLowerCase();
+      const version = (fp.version ?? '').toLowerCase();
+      const cpe = fp.cpe?.toLowerCase() ?? '';
+      if (!vendor && !product && !version && !cpe) continue;
+      const key = JSON.stringify([vendor, product, version, cpe]);
+      let identity = this.identities.get(key);
+      if (!identity) {
+        // Parsing a CPE and interning its terms is the costly part of indexing: once per identity.
+        const termIds = [`fp:${key}`];
+        if (vendor) termIds.push(`v:${vendor}`);
+        if (product) termIds.push(`p:${product}`);
+        if (version) termIds.push(`ver:${version}`);
+        identity = {
+          vendor,
+          product,
+          version,
+          cpe: cpe ? tryParseCpe(cpe) : undefined,
+          termIds: termIds.map((name) => this.postings.intern(name)),
+        };
+        this.identities.set(key, identity);
+      }
+      for (const id of identity.termIds) ids.add(id);
     }
     for (const value of record.classifications) {
-      terms.add(`cls:${value}`);
+      term(`cls:${value}`);
       const colon = value.indexOf(':');
-      terms.add(`clt:${colon < 0 ? value : value.slice(0, colon)}`);
+      term(`clt:${colon < 0 ? value : value.slice(0, colon)}`);
     }
-    if (record.asn) terms.add(`asn:${record.asn.toUpperCase()}`);
-    if (record.countryCode) terms.add(`cc:${record.countryCode.toUpperCase()}`);
-    if (record.country) terms.add(`cn:${record.country.toLowerCase()}`);
-    terms.add(`proto:${record.protocol.toLowerCase()}`);
-    terms.add(familyTerm('port', record.port));
-    terms.add(familyTerm('to', Math.floor(record.observedAt / HOUR_MS)));
-    terms.add(familyTerm('ta', Math.floor(record.dateAdded / HOUR_MS)));
-    const ip = parseIp(record.ip);
-    terms.add(ip.version === 4 ? familyTerm('b4', Number(ip.value) >>> 8) : familyTerm('b6', Number(ip.value >> 80n)));
-    return [...terms];
+    if (record.asn) term(`asn:${record.asn.toUpperCase()}`);
+    if (record.countryCode) term(`cc:${record.countryCode.toUpperCase()}`);
+    if (record.country) term(`cn:${record.country.toLowerCase()}`);
+    term(`proto:${record.protocol.toLowerCase()}`);
+    ids.add(this.postings.familyTermId('port', record.port));
+    ids.add(this.postings.familyTermId('to', Math.floor(record.observedAt / HOUR_MS)));
+    ids.add(this.postings.familyTermId('ta', Math.floor(record.dateAdded / HOUR_MS)));
+    ids.add(
+      ip.version === 4
+        ? this.postings.familyTermId('b4', Number(ip.value) >>> 8)
+        : this.postings.familyTermId('b6', Number(ip.value >> 80n)),
+    );
+    return [...ids];
   }
 
   private sortColumns(): SortColumns {

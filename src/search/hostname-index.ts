@@ -17,6 +17,22 @@ export class HostnameIndex {
   private readonly shared = new Map<number, Set<number>>();
   /** record id → hostname id (0 = none). */
   private readonly hostnameOfRecord = uint32Column();
+  /** While bulk loading: hostname ids per trigram, added in one call each at the end. */
+  private pending: Map<string, number[]> | undefined;
+
+  beginBulk(): void {
+    this.pending = new Map();
+  }
+
+  endBulk(): void {
+    const pending = this.pending;
+    this.pending = undefined;
+    for (const [trigram, ids] of pending ?? []) {
+      let bitmap = this.trigrams.get(trigram);
+      if (!bitmap) this.trigrams.set(trigram, (bitmap = new RoaringBitmap32()));
+      bitmap.addMany(ids);
+    }
+  }
 
   add(recordId: number, hostname: string): void {
     if (!hostname) return;
@@ -26,6 +42,12 @@ export class HostnameIndex {
       this.names[id] = hostname;
       this.idOf.set(hostname, id);
       for (const trigram of trigramsOf(hostname)) {
+        if (this.pending) {
+          let ids = this.pending.get(trigram);
+          if (!ids) this.pending.set(trigram, (ids = []));
+          ids.push(id);
+          continue;
+        }
         let bitmap = this.trigrams.get(trigram);
         if (!bitmap) this.trigrams.set(trigram, (bitmap = new RoaringBitmap32()));
         bitmap.add(id);

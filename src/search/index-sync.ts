@@ -107,12 +107,14 @@ export class IndexSync {
     const index = new HostIndex();
     const seq = await this.hosts.latestChangeSeq();
     let after = 0;
+    index.beginBulk();
     for (;;) {
       const records = await this.hosts.scan(after, SCAN_BATCH);
       for (const record of records) index.upsert(record, seq);
       if (records.length < SCAN_BATCH) break;
       after = records[records.length - 1]!.id;
     }
+    index.endBulk();
     this.index = index;
     this.appliedSeq = seq;
     this.lastRefreshAt = Date.now();

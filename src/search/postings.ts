@@ -10,6 +10,21 @@ export class Postings {
   private readonly names: string[] = [];
   private readonly bitmaps: (Bitmap | undefined)[] = [];
   private readonly families = new Map<string, BucketFamily>();
+  /** While bulk loading: ids per term, added to the bitmaps in one call each at the end. */
+  private pending: Array<number[] | undefined> | undefined;
+
+  private readonly familyIds = new Map<string, Map<number, number>>();
+
+  /** The interned id of family term `<prefix>#<key>`, without building its name when known. */
+  familyTermId(prefix: string, key: number): number {
+    let ids = this.familyIds.get(prefix);
+    if (!ids) this.familyIds.set(prefix, (ids = new Map()));
+    const known = ids.get(key);
+    if (known !== undefined && this.bitmaps[known]) return known;
+    const id = this.intern(familyTerm(prefix, key));
+    ids.set(key, id);
+    return id;
+  }
 
   /** The interned id of `name`, creating its (empty) posting list. */
   intern(name: string): number {
@@ -30,7 +45,27 @@ export class Postings {
   }
 
   add(termId: number, recordId: number): void {
-    this.bitmaps[termId]!.add(recordId);
+    // A term whose last record left is revived (callers may hold its id from a cache).
+    if (!this.bitmaps[termId]) this.intern(this.names[termId]!);
+    if (this.pending) (this.pending[termId] ??= []).push(recordId);
+    else this.bitmaps[termId]!.add(recordId);
+  }
+
+  /**
+   * Bulk loading (index build): one native call per term instead of one per posting. Only adds
+   * may happen until endBulk.
+   */
+  beginBulk(): void {
+    this.pending = [];
+  }
+
+  endBulk(): void {
+    const pending = this.pending;
+    this.pending = undefined;
+    if (!pending) return;
+    pending.forEach((ids, termId) => {
+      if (ids) this.bitmaps[termId]!.addMany(ids);
+    });
   }
 
   /** Removes the record from the term; returns true when the term has no records left. */
