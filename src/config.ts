@@ -1,5 +1,8 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { checkFeedName, parseFeedEntitlement, type FeedEntitlement } from './core/entitlements.js';
 import { invalidInput } from './core/errors.js';
+import { DEFAULT_RATE_LIMIT, parseRateLimits, type RateLimits } from './core/rate-limit.js';
 
 /**
  * The one place configuration is read. Environment variables and command-line flags become one
@@ -26,6 +29,24 @@ export interface Config {
   logLevel: string;
   /** Server processes sharing the port (each with its own index); 1 = no cluster. */
   workers: number;
+  /** Feeds a token created without `--feeds` may read (`*` unless VULNSCOPE_DEFAULT_FEEDS says otherwise). */
+  defaultFeeds: FeedEntitlement;
+  /** Request budgets per endpoint group (VULNSCOPE_RATE_LIMIT). */
+  rateLimits: RateLimits;
+  /** With Redis, every instance shares each token's budget; without, each instance counts alone. */
+  redisUrl?: string;
+  /** Advisory feeds configured in VULNSCOPE_FEEDS_FILE (added to, or overriding, the built-in ones). */
+  feeds: FeedDefinition[];
+}
+
+/** One entry of the feed registry. */
+export interface FeedDefinition {
+  name: string;
+  description?: string;
+  /** Adapter name (`vulnscope ingest advisories --help` lists them). */
+  adapter: string;
+  /** Where `vulnscope sync` downloads from (http/https URL), or a local path `ingest` reads by default. */
+  source?: string;
 }
 
 export type DatabaseConfig =
@@ -45,6 +66,10 @@ export interface ConfigOverrides {
   asDomainCsv?: string;
   logLevel?: string;
   workers?: string | number;
+  defaultFeeds?: string;
+  rateLimit?: string;
+  redisUrl?: string;
+  feedsFile?: string;
 }
 
 export const DEFAULT_DATABASE = './data/vulnscope.db';
@@ -90,7 +115,58 @@ export function loadConfig(
     ),
     logLevel: pick(overrides.logLevel, 'VULNSCOPE_LOG_LEVEL') ?? 'info',
     workers: integer(pick(overrides.workers, 'VULNSCOPE_WORKERS') ?? '1', 'VULNSCOPE_WORKERS', 1, 64),
+    defaultFeeds: named('VULNSCOPE_DEFAULT_FEEDS', () =>
+      parseFeedEntitlement(pick(overrides.defaultFeeds, 'VULNSCOPE_DEFAULT_FEEDS') ?? '*'),
+    ),
+    rateLimits: parseRateLimits(pick(overrides.rateLimit, 'VULNSCOPE_RATE_LIMIT') ?? DEFAULT_RATE_LIMIT),
+    redisUrl: pick(overrides.redisUrl, 'VULNSCOPE_REDIS_URL'),
+    feeds: readFeedsFile(pick(overrides.feedsFile, 'VULNSCOPE_FEEDS_FILE')),
   };
+}
+
+/** Prefixes a validation message with the variable it came from. */
+function named<T>(name: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw invalidInput(`${name}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The feed registry file: JSON, `{"feeds": [{name, description?, adapter, source?}]}` or the bare
+ * array. Relative local sources are relative to the file.
+ */
+function readFeedsFile(file: string | undefined): FeedDefinition[] {
+  if (!file) return [];
+  const where = `VULNSCOPE_FEEDS_FILE (${file})`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw invalidInput(`${where}: ${(error as Error).message}`);
+  }
+  const list = Array.isArray(parsed) ? parsed : (parsed as { feeds?: unknown } | null)?.feeds;
+  if (!Array.isArray(list)) throw invalidInput(`${where}: expected {"feeds": [...]} or an array of feeds`);
+  const seen = new Set<string>();
+  return list.map((entry: unknown, i) => {
+    const item = entry as Record<string, unknown> | null;
+    const text = (key: string, required: boolean) => {
+      const value = item?.[key];
+      if (value === undefined && !required) return undefined;
+      if (typeof value !== 'string' || value.trim() === '') {
+        throw invalidInput(`${where}: feeds[${i}].${key} must be a non-empty string`);
+      }
+      return value.trim();
+    };
+    const name = named(`${where}: feeds[${i}].name`, () => checkFeedName(text('name', true)!));
+    if (seen.has(name)) throw invalidInput(`${where}: feed "${name}" is defined twice`);
+    seen.add(name);
+    let source = text('source', false);
+    if (source && !/^https?:\/\//i.test(source)) source = path.resolve(path.dirname(file), source);
+    const description = text('description', false);
+    return { name, adapter: text('adapter', true)!, ...(description ? { description } : {}), ...(source ? { source } : {}) };
+  });
 }
 
 /** A file path or `sqlite:` URL selects SQLite; `postgres://` or `postgresql://` selects PostgreSQL. */

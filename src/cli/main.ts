@@ -1,20 +1,36 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type ConfigOverrides } from '../config.js';
+import { parseFeedEntitlement } from '../core/entitlements.js';
 import { VulnscopeError } from '../core/errors.js';
+import { parseTokenRateLimit } from '../core/rate-limit.js';
 import type { ScanFormat } from '../ingest/readers/index.js';
 import { VERSION } from '../version.js';
 import { demo } from './commands/demo.js';
+import { listFeeds } from './commands/feeds.js';
+import { ingestAdvisories, type IngestAdvisoriesOptions } from './commands/ingest-advisories.js';
 import { ingestClassifications } from './commands/ingest-classifications.js';
 import { ingestScans } from './commands/ingest-scans.js';
 import { runExpiry, runMigrations } from './commands/maintenance.js';
 import { serve } from './commands/serve.js';
+import { syncFeeds, type SyncCommandOptions } from './commands/sync.js';
 import { createToken, listTokens, revokeToken } from './commands/token.js';
 
 const positiveInteger = (value: string) => {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a positive whole number');
   return Number(value);
 };
+
+/** Runs a core parser as a commander option parser (its message becomes the usage error). */
+const optionParser =
+  <T>(parse: (value: string) => T) =>
+  (value: string): T => {
+    try {
+      return parse(value);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
 
 const program = new Command('vulnscope')
   .description('Self-hosted vulnerability intelligence with a VulnCheck-compatible API')
@@ -37,6 +53,9 @@ program
   .option('--country-mmdb <file>', 'country MaxMind database (env VULNSCOPE_COUNTRY_MMDB)')
   .option('--as-domain-csv <file>', 'asn,domain CSV (env VULNSCOPE_AS_DOMAIN_CSV)')
   .option('--log-level <level>', 'fatal, error, warn, info, debug (env VULNSCOPE_LOG_LEVEL)')
+  .option('--rate-limit <spec>', 'request budget per token, e.g. 600/60s or index=1200/60s,backup=10/1h or unlimited (env VULNSCOPE_RATE_LIMIT)')
+  .option('--redis-url <url>', 'share rate-limit budgets between instances through Redis (env VULNSCOPE_REDIS_URL)')
+  .option('--feeds-file <file>', 'feed registry (JSON) adding to the built-in feeds (env VULNSCOPE_FEEDS_FILE)')
   .option('--workers <n>', 'server processes sharing the port, each with its own index (env VULNSCOPE_WORKERS, default 1)')
   .action(async (options: ConfigOverrides) => serve(config(options)));
 
@@ -86,6 +105,42 @@ ingest
     process.exitCode = await ingestClassifications(config(), file, options);
   });
 
+ingest
+  .command('advisories')
+  .description('load advisory records into a feed (replacing its content unless --merge); gzip, directories and zips ok')
+  .requiredOption('--feed <name>', 'feed to load (see "vulnscope feeds"); an unregistered name needs --adapter')
+  .argument('[sources...]', 'files, directories or zips (default: the feed\'s configured local source)')
+  .option('--adapter <name>', 'how to read the sources: mitre-cvelist-v5, nist-nvd2, cisa-kev, osv (default: the feed\'s)')
+  .option('--description <text>', 'feed description for a new, unregistered feed')
+  .option('--merge', 'add and update records only; keep records the sources do not have')
+  .option('--strict', 'exit with status 1 when any record was rejected')
+  .option('--batch-size <n>', 'records per transaction', positiveInteger, 500)
+  .option('--feeds-file <file>', 'feed registry (env VULNSCOPE_FEEDS_FILE)')
+  .action(async (sources: string[], options: IngestAdvisoriesOptions & { feedsFile?: string }) => {
+    process.exitCode = await ingestAdvisories(config({ feedsFile: options.feedsFile }), sources, options);
+  });
+
+program
+  .command('sync')
+  .description("download each feed's configured URL and replace the feed with it (skipped when the source is unchanged)")
+  .argument('[feeds...]', 'feed names')
+  .option('--all', 'every feed with a configured source')
+  .option('--force', 'download and load even when the source is unchanged')
+  .option('--strict', 'exit with status 1 when any record was rejected')
+  .option('--feeds-file <file>', 'feed registry (env VULNSCOPE_FEEDS_FILE)')
+  .action(async (feeds: string[], options: SyncCommandOptions & { feedsFile?: string }) => {
+    process.exitCode = await syncFeeds(config({ feedsFile: options.feedsFile }), feeds, options);
+  });
+
+program
+  .command('feeds')
+  .description('list the advisory feeds: registered and loaded, with record counts')
+  .option('--json', 'machine-readable output')
+  .option('--feeds-file <file>', 'feed registry (env VULNSCOPE_FEEDS_FILE)')
+  .action(async (options: { json?: boolean; feedsFile?: string }) =>
+    listFeeds(config({ feedsFile: options.feedsFile }), Boolean(options.json)),
+  );
+
 program
   .command('expire')
   .description('remove observations older than the retention window now')
@@ -96,7 +151,11 @@ token
   .command('create')
   .description('create a token; prints only the token on stdout')
   .requiredOption('--name <name>', 'who or what the token is for')
-  .action(async (options: { name: string }) => createToken(config(), options.name));
+  .option('--feeds <list>', 'advisory feeds it may read: a,b or * or none (default: env VULNSCOPE_DEFAULT_FEEDS, else *)', optionParser(parseFeedEntitlement))
+  .option('--rate-limit <n>', 'its own budget: requests per window of each endpoint group, or unlimited (default: env VULNSCOPE_RATE_LIMIT)', optionParser(parseTokenRateLimit))
+  .action(async (options: { name: string; feeds?: ReturnType<typeof parseFeedEntitlement>; rateLimit?: ReturnType<typeof parseTokenRateLimit> }) =>
+    createToken(config(), options.name, options),
+  );
 token
   .command('list')
   .description('list tokens (never their secrets)')

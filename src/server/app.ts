@@ -2,7 +2,10 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { AppContext } from './context.js';
 import { redactToken, requireToken } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
+import { enforceRateLimit } from './plugins/rate-limit.js';
 import { registerTiming } from './plugins/timing.js';
+import { createRateLimiter } from './rate-limit/limiter.js';
+import { registerAdvisory } from './routes/advisory/route.js';
 import { registerHealth } from './routes/health.js';
 import { collectRoutes, registerOpenApi } from './routes/openapi.js';
 import { registerTargetIntel } from './routes/target-intel/route.js';
@@ -37,12 +40,20 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerTiming(app);
   registerErrorHandling(app);
   const authenticate = requireToken(context.tokens);
+  const rateLimiter =
+    context.rateLimiter ??
+    (await createRateLimiter(context.config, context.secret, (error) => app.log.warn({ err: error }, 'rate-limit store unreachable; counting per instance')));
+  if (!context.rateLimiter) app.addHook('onClose', () => rateLimiter.close());
+  const limitRate = enforceRateLimit(rateLimiter);
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0]!;
-    if (!PUBLIC_PATHS.has(path)) await authenticate(request, reply);
+    if (PUBLIC_PATHS.has(path)) return;
+    await authenticate(request, reply);
+    await limitRate(request, reply);
   });
   registerHealth(app, context);
   registerTargetIntel(app, context);
+  registerAdvisory(app, context);
   registerWhoami(app);
   registerOpenApi(app, routes, VERSION);
   return app;

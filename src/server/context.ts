@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { IndexSync } from '../search/index-sync.js';
 import type { Storage } from '../storage/index.js';
+import type { RateLimiter } from './rate-limit/limiter.js';
 import type { TokenAuthenticator } from './token-auth.js';
 
 /** Everything a request handler may use; built once per server process. */
@@ -11,4 +12,6 @@ export interface AppContext {
   tokens: TokenAuthenticator;
   secret: string;
   startedAt: number;
+  /** Request budgets; when absent, buildApp makes one from the config (and closes it with the app). */
+  rateLimiter?: RateLimiter;
 }

@@ -1,4 +1,5 @@
 import type { DatabaseConfig } from '../config.js';
+import { AdvisoryRepository } from './advisories/index.js';
 import { ClassificationListRepository } from './classification-lists.js';
 import { openDatabase, type Database } from './database.js';
 import { HostRepository } from './hosts.js';
@@ -14,6 +15,7 @@ export interface Storage {
   hosts: HostRepository;
   tokens: TokenRepository;
   classificationLists: ClassificationListRepository;
+  advisories: AdvisoryRepository;
   secret(): Promise<string>;
   close(): Promise<void>;
 }
@@ -31,6 +33,7 @@ export async function createStorage(config: DatabaseConfig, options: { migrate?:
     hosts: new HostRepository(db),
     tokens: new TokenRepository(db),
     classificationLists: new ClassificationListRepository(db),
+    advisories: new AdvisoryRepository(db),
     secret: () => serverSecret(db),
     close: () => db.close(),
   };

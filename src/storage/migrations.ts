@@ -10,6 +10,9 @@ interface Migration {
   statements(engine: Engine): string[];
 }
 
+/** Bytewise ordering of a text column (SQLite's default BINARY collation already is). */
+const bytewise = (engine: Engine) => (engine === 'postgres' ? 'COLLATE "C"' : '');
+
 const id = (engine: Engine) =>
   engine === 'sqlite' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY';
 
@@ -72,6 +75,62 @@ export const MIGRATIONS: Migration[] = [
         classification TEXT NOT NULL
       )`,
       `CREATE INDEX classification_entries_list ON classification_entries (list_id)`,
+    ],
+  },
+  {
+    id: 2,
+    name: 'advisory feeds and records (generations), token feed entitlements and rate limits',
+    statements: (engine) => [
+      // generation: the one queries see; loading_*: the load in progress (a lock with a heartbeat).
+      `CREATE TABLE advisory_feeds (
+        name TEXT PRIMARY KEY,
+        description TEXT NOT NULL,
+        adapter TEXT NOT NULL,
+        generation BIGINT NOT NULL,
+        record_count BIGINT NOT NULL,
+        loaded_at BIGINT,
+        source TEXT,
+        etag TEXT,
+        last_modified TEXT,
+        loading_generation BIGINT,
+        loading_heartbeat BIGINT
+      )`,
+      // A row is one version of a record, visible to generations gen_from <= g < gen_to. Keys
+      // compare bytewise on both engines (whatever the PostgreSQL database collation), so the
+      // served order (feed, cve_id, record_id) and cursor positions agree everywhere.
+      `CREATE TABLE advisories (
+        id ${id(engine)},
+        feed TEXT ${bytewise(engine)} NOT NULL,
+        record_id TEXT ${bytewise(engine)} NOT NULL,
+        cve_id TEXT ${bytewise(engine)} NOT NULL,
+        gen_from BIGINT NOT NULL,
+        gen_to BIGINT,
+        date_updated BIGINT,
+        content_hash TEXT NOT NULL,
+        record TEXT NOT NULL,
+        match_data TEXT NOT NULL
+      )`,
+      `CREATE UNIQUE INDEX advisories_version ON advisories (feed, record_id, gen_from)`,
+      `CREATE INDEX advisories_order ON advisories (feed, cve_id, record_id)`,
+      `CREATE INDEX advisories_cve ON advisories (cve_id)`,
+      `CREATE INDEX advisories_updated ON advisories (feed, date_updated)`,
+      engine === 'sqlite'
+        ? `CREATE TABLE advisory_terms (
+            kind INTEGER NOT NULL,
+            value TEXT NOT NULL,
+            advisory_id INTEGER NOT NULL,
+            PRIMARY KEY (kind, value, advisory_id)
+          ) WITHOUT ROWID`
+        : `CREATE TABLE advisory_terms (
+            kind SMALLINT NOT NULL,
+            value TEXT NOT NULL,
+            advisory_id BIGINT NOT NULL,
+            PRIMARY KEY (kind, value, advisory_id)
+          )`,
+      `CREATE INDEX advisory_terms_advisory ON advisory_terms (advisory_id)`,
+      // NULL feeds: the server's VULNSCOPE_DEFAULT_FEEDS; NULL rate_limit: VULNSCOPE_RATE_LIMIT, -1: unlimited.
+      `ALTER TABLE tokens ADD COLUMN feeds TEXT`,
+      `ALTER TABLE tokens ADD COLUMN rate_limit INTEGER`,
     ],
   },
 ];

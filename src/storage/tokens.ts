@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { formatFeedEntitlement, parseFeedEntitlement, type FeedEntitlement } from '../core/entitlements.js';
+import type { TokenRateLimit } from '../core/rate-limit.js';
 import type { Database } from './database.js';
 
 export interface TokenInfo {
@@ -7,6 +9,15 @@ export interface TokenInfo {
   createdAt: number;
   lastUsedAt?: number;
   revokedAt?: number;
+  /** Advisory feeds it may read; absent: the server's default (VULNSCOPE_DEFAULT_FEEDS). */
+  feeds?: FeedEntitlement;
+  /** Its own request budget; absent: the server's (VULNSCOPE_RATE_LIMIT). */
+  rateLimit?: TokenRateLimit;
+}
+
+export interface TokenOptions {
+  feeds?: FeedEntitlement;
+  rateLimit?: TokenRateLimit;
 }
 
 interface TokenRow {
@@ -15,7 +26,13 @@ interface TokenRow {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  feeds: string | null;
+  rate_limit: number | null;
 }
+
+const COLUMNS = 'id, name, created_at, last_used_at, revoked_at, feeds, rate_limit';
+/** `rate_limit` column value meaning unlimited. */
+const UNLIMITED = -1;
 
 const DAY_MS = 86_400_000;
 
@@ -35,32 +52,30 @@ const toInfo = (row: TokenRow): TokenInfo => ({
   createdAt: row.created_at,
   ...(row.last_used_at !== null ? { lastUsedAt: row.last_used_at } : {}),
   ...(row.revoked_at !== null ? { revokedAt: row.revoked_at } : {}),
+  ...(row.feeds !== null ? { feeds: parseFeedEntitlement(row.feeds) } : {}),
+  ...(row.rate_limit !== null ? { rateLimit: row.rate_limit === UNLIMITED ? 'unlimited' : row.rate_limit } : {}),
 });
 
 export class TokenRepository {
   constructor(private readonly db: Database) {}
 
-  async create(name: string): Promise<{ token: string; info: TokenInfo }> {
+  async create(name: string, options: TokenOptions = {}): Promise<{ token: string; info: TokenInfo }> {
     const token = generateToken();
+    const rateLimit = options.rateLimit === 'unlimited' ? UNLIMITED : (options.rateLimit ?? null);
     const row = await this.db.get<TokenRow>(
-      `INSERT INTO tokens (name, hash, created_at) VALUES (?, ?, ?) RETURNING id, name, created_at, last_used_at, revoked_at`,
-      [name, hashToken(token), Date.now()],
+      `INSERT INTO tokens (name, hash, created_at, feeds, rate_limit) VALUES (?, ?, ?, ?, CAST(? AS INTEGER)) RETURNING ${COLUMNS}`,
+      [name, hashToken(token), Date.now(), options.feeds ? formatFeedEntitlement(options.feeds) : null, rateLimit],
     );
     return { token, info: toInfo(row!) };
   }
 
   async list(): Promise<TokenInfo[]> {
-    const rows = await this.db.all<TokenRow>(
-      `SELECT id, name, created_at, last_used_at, revoked_at FROM tokens ORDER BY id`,
-    );
+    const rows = await this.db.all<TokenRow>(`SELECT ${COLUMNS} FROM tokens ORDER BY id`);
     return rows.map(toInfo);
   }
 
   async findByToken(token: string): Promise<TokenInfo | undefined> {
-    const row = await this.db.get<TokenRow>(
-      `SELECT id, name, created_at, last_used_at, revoked_at FROM tokens WHERE hash = ?`,
-      [hashToken(token)],
-    );
+    const row = await this.db.get<TokenRow>(`SELECT ${COLUMNS} FROM tokens WHERE hash = ?`, [hashToken(token)]);
     return row ? toInfo(row) : undefined;
   }
 

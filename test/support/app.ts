@@ -42,7 +42,11 @@ export async function* asItems(observations: Observation[]): AsyncIterable<ReadI
 
 export async function startTestApp(engine: EngineCase, env: Record<string, string> = {}): Promise<TestApp> {
   const database = await engine.fresh();
-  const config: Config = { ...loadConfig({ VULNSCOPE_RETENTION_DAYS: '0', ...env }), database: database.config };
+  // Tests make many requests with one token: unlimited unless a test sets a budget.
+  const config: Config = {
+    ...loadConfig({ VULNSCOPE_RETENTION_DAYS: '0', VULNSCOPE_RATE_LIMIT: 'unlimited', ...env }),
+    database: database.config,
+  };
   const storage = await createStorage(database.config);
   const context = await createContext(config, storage);
   const logs: string[] = [];

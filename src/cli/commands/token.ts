@@ -1,18 +1,43 @@
 import type { Config } from '../../config.js';
+import { formatFeedEntitlement, type FeedEntitlement } from '../../core/entitlements.js';
 import { notFound } from '../../core/errors.js';
+import { formatBudget, RATE_GROUPS, type TokenRateLimit } from '../../core/rate-limit.js';
 import { createStorage } from '../../storage/index.js';
-import { tokenState } from '../../storage/tokens.js';
+import { tokenState, type TokenInfo } from '../../storage/tokens.js';
+import { printTable } from '../output.js';
+
+export interface CreateTokenOptions {
+  feeds?: FeedEntitlement;
+  rateLimit?: TokenRateLimit;
+}
 
 /** Prints only the token on stdout, so scripts can capture it. */
-export async function createToken(config: Config, name: string): Promise<void> {
+export async function createToken(config: Config, name: string, options: CreateTokenOptions = {}): Promise<void> {
   const storage = await createStorage(config.database);
   try {
-    const { token, info } = await storage.tokens.create(name);
+    const { token, info } = await storage.tokens.create(name, {
+      feeds: options.feeds ?? config.defaultFeeds,
+      ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
+    });
     process.stdout.write(`${token}\n`);
-    process.stderr.write(`created token ${info.id} "${info.name}" (shown once; store it now)\n`);
+    process.stderr.write(
+      `created token ${info.id} "${info.name}" (feeds ${formatFeedEntitlement(info.feeds!)}, rate limit ${describeRateLimit(info, config)}; shown once: store it now)\n`,
+    );
   } finally {
     await storage.close();
   }
+}
+
+function describeFeeds(info: TokenInfo, config: Config): string {
+  return info.feeds ? formatFeedEntitlement(info.feeds) : `default (${formatFeedEntitlement(config.defaultFeeds)})`;
+}
+
+/** The token's own budget, or the server's (per group when the groups differ). */
+function describeRateLimit(info: TokenInfo, config: Config): string {
+  if (info.rateLimit === 'unlimited') return 'unlimited';
+  if (info.rateLimit !== undefined) return `${info.rateLimit} per window`;
+  const budgets = new Set(RATE_GROUPS.map((group) => formatBudget(config.rateLimits[group])));
+  return budgets.size === 1 ? `default (${[...budgets][0]})` : 'default (per group)';
 }
 
 export async function listTokens(config: Config, json: boolean): Promise<void> {
@@ -24,24 +49,22 @@ export async function listTokens(config: Config, json: boolean): Promise<void> {
       created: new Date(info.createdAt).toISOString(),
       last_used: info.lastUsedAt ? new Date(info.lastUsedAt).toISOString() : 'never',
       state: tokenState(info, config.tokenIdleDays),
+      feeds: describeFeeds(info, config),
+      rate_limit: describeRateLimit(info, config),
     }));
     if (json) {
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       return;
     }
-    const header = { id: 'ID', name: 'NAME', created: 'CREATED', last_used: 'LAST USED', state: 'STATE' };
-    const table = [header, ...rows.map((row) => ({ ...row, id: String(row.id) }))];
-    const widths = Object.keys(header).map((key) =>
-      Math.max(...table.map((row) => String(row[key as keyof typeof header]).length)),
-    );
-    for (const row of table) {
-      process.stdout.write(
-        `${Object.keys(header)
-          .map((key, i) => String(row[key as keyof typeof header]).padEnd(widths[i]!))
-          .join('  ')
-          .trimEnd()}\n`,
-      );
-    }
+    printTable(rows, {
+      id: 'ID',
+      name: 'NAME',
+      created: 'CREATED',
+      last_used: 'LAST USED',
+      state: 'STATE',
+      feeds: 'FEEDS',
+      rate_limit: 'RATE LIMIT',
+    });
   } finally {
     await storage.close();
   }

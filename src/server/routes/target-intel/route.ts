@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { unavailable, VulnscopeError } from '../../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import { parseBoolean } from '../../params.js';
 import { benchmarkSeconds } from '../../plugins/timing.js';
@@ -31,7 +32,7 @@ export function registerTargetIntel(app: FastifyInstance, context: AppContext): 
     async (request) => {
       const raw = request.query as RawParams;
       const sync = context.hostIndex;
-      await sync.refresh();
+      await refreshOrUnavailable(sync);
       const paging = resolvePaging(raw, context.secret, sync.seq);
       const query = parseHostQuery(paging.filters);
       const showPages = raw.show_pages ? parseBoolean('show_pages', raw.show_pages) : false;
@@ -85,6 +86,16 @@ export function registerTargetIntel(app: FastifyInstance, context: AppContext): 
       };
     },
   );
+}
+
+/** A refresh that fails (storage unreachable, a broken connection) is a 503 the client may retry, never a 500. */
+async function refreshOrUnavailable(sync: AppContext['hostIndex']): Promise<void> {
+  try {
+    await sync.refresh();
+  } catch (error) {
+    if (error instanceof VulnscopeError) throw error;
+    throw unavailable('the index could not be brought up to date with the database; try again shortly');
+  }
 }
 
 /** Page links for a pager UI, as strings, with "..." for a gap. */

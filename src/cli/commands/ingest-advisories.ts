@@ -1,0 +1,76 @@
+import type { Config } from '../../config.js';
+import { invalidInput } from '../../core/errors.js';
+import { loadFeedSources, type FeedLoadSummary } from '../../ingest/feeds/load.js';
+import { checkAdapterName, FeedRegistry, type RegisteredFeed } from '../../ingest/feeds/registry.js';
+import { checkFeedName } from '../../core/entitlements.js';
+import { createStorage } from '../../storage/index.js';
+import { printSummary } from '../output.js';
+import { Progress } from '../progress.js';
+
+export interface IngestAdvisoriesOptions {
+  feed: string;
+  adapter?: string;
+  description?: string;
+  merge?: boolean;
+  strict?: boolean;
+  batchSize?: number;
+}
+
+/** The feed as registered, or an ad-hoc one when `--adapter` names how to read it. */
+export function resolveFeed(registry: FeedRegistry, options: IngestAdvisoriesOptions): RegisteredFeed {
+  const name = checkFeedName(options.feed.trim().toLowerCase());
+  const registered = registry.get(name);
+  if (!registered && !options.adapter) {
+    throw invalidInput(
+      `unknown feed "${name}": use a registered feed (${registry.list().map((f) => f.name).join(', ')}) or name its adapter with --adapter`,
+    );
+  }
+  return {
+    name,
+    adapter: options.adapter ? checkAdapterName(options.adapter, '--adapter') : registered!.adapter,
+    description: options.description ?? registered?.description ?? `${name} (${options.adapter})`,
+    ...(registered?.source ? { source: registered.source } : {}),
+  };
+}
+
+export function printLoadSummary(feed: string, summary: FeedLoadSummary): void {
+  printSummary(`feed ${feed}`, {
+    read: summary.read,
+    added: summary.added,
+    updated: summary.updated,
+    unchanged: summary.unchanged,
+    removed: summary.removed,
+    rejected: summary.rejected,
+    records: summary.records,
+    seconds: (summary.durationMs / 1000).toFixed(2),
+  });
+}
+
+export const reportRejection = (rejection: { sourceId: string; at: string; reason: string }) =>
+  process.stderr.write(`rejected ${rejection.sourceId || '(no id)'} at ${rejection.at}: ${rejection.reason}\n`);
+
+/** `vulnscope ingest advisories --feed NAME [SOURCE…]`: returns the process exit code. */
+export async function ingestAdvisories(config: Config, sources: string[], options: IngestAdvisoriesOptions): Promise<number> {
+  const registry = new FeedRegistry(config.feeds);
+  const feed = resolveFeed(registry, options);
+  const inputs = sources.length > 0 ? sources : feed.source && !/^https?:/i.test(feed.source) ? [feed.source] : [];
+  if (inputs.length === 0) {
+    throw invalidInput(`no source given for feed "${feed.name}" (a URL source is loaded with "vulnscope sync ${feed.name}")`);
+  }
+  const storage = await createStorage(config.database);
+  const progress = new Progress(`loading ${feed.name}`);
+  let summary: FeedLoadSummary;
+  try {
+    summary = await loadFeedSources(storage, feed, inputs, {
+      mode: options.merge ? 'merge' : 'replace',
+      batchSize: options.batchSize,
+      onRejected: reportRejection,
+      onProgress: (p) => progress.update(p.read, `${p.rejected} rejected`),
+    });
+  } finally {
+    progress.finish();
+    await storage.close();
+  }
+  printLoadSummary(feed.name, summary);
+  return options.strict && summary.rejected > 0 ? 1 : 0;
+}

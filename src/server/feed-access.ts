@@ -1,0 +1,60 @@
+/**
+ * Which advisory feeds exist and which a token may read. A feed exists when it is registered
+ * (built in, or in VULNSCOPE_FEEDS_FILE) or has been loaded. Every endpoint that reads feeds asks
+ * here: an unknown feed is a 400, a feed the token is not entitled to a 402.
+ */
+import type { Config } from '../config.js';
+import { coversAnyFeed, coversFeed, formatFeedEntitlement, type FeedEntitlement } from '../core/entitlements.js';
+import { badRequest, paymentRequired } from '../core/errors.js';
+import type { FeedRegistry } from '../ingest/feeds/registry.js';
+import type { Storage } from '../storage/index.js';
+import type { TokenInfo } from '../storage/tokens.js';
+
+export interface KnownFeed {
+  name: string;
+  description: string;
+}
+
+export function entitlementOf(token: TokenInfo, config: Config): FeedEntitlement {
+  return token.feeds ?? config.defaultFeeds;
+}
+
+export async function knownFeeds(registry: FeedRegistry, storage: Storage): Promise<KnownFeed[]> {
+  const feeds = new Map<string, KnownFeed>();
+  for (const feed of registry.list()) feeds.set(feed.name, { name: feed.name, description: feed.description });
+  for (const feed of await storage.advisories.feeds()) {
+    if (!feeds.has(feed.name)) feeds.set(feed.name, { name: feed.name, description: feed.description });
+  }
+  return [...feeds.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+function noEntitlement(token: TokenInfo): never {
+  throw paymentRequired(`payment required: token "${token.name}" is not entitled to any advisory feed`);
+}
+
+/** The feeds a query reads: the one named (400 unknown, 402 not covered), or every covered one (402 if none). */
+export async function feedsToRead(
+  requested: string | undefined,
+  token: TokenInfo,
+  config: Config,
+  registry: FeedRegistry,
+  storage: Storage,
+): Promise<KnownFeed[]> {
+  const entitlement = entitlementOf(token, config);
+  if (!coversAnyFeed(entitlement)) noEntitlement(token);
+  const known = await knownFeeds(registry, storage);
+  if (requested === undefined) return known.filter((feed) => coversFeed(entitlement, feed.name));
+  const feed = known.find((candidate) => candidate.name === requested);
+  if (!feed) throw badRequest(`parameter "name": unknown feed "${requested}" (GET /v4/advisory/list lists the feeds)`);
+  if (!coversFeed(entitlement, feed.name)) {
+    throw paymentRequired(
+      `payment required: token "${token.name}" is not entitled to feed "${feed.name}" (it may read: ${formatFeedEntitlement(entitlement)})`,
+    );
+  }
+  return [feed];
+}
+
+/** The feeds a token may list (402 when none). */
+export async function listableFeeds(token: TokenInfo, config: Config, registry: FeedRegistry, storage: Storage): Promise<KnownFeed[]> {
+  return feedsToRead(undefined, token, config, registry, storage);
+}

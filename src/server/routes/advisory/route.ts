@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { FeedRegistry } from '../../../ingest/feeds/registry.js';
+import type { AdvisoryPaging } from '../../../storage/advisories/index.js';
+import type { AppContext } from '../../context.js';
+import { feedsToRead, listableFeeds } from '../../feed-access.js';
+import { parseAdvisoryFilters } from './filters.js';
+import { nextAdvisoryCursor, resolveAdvisoryPaging } from './paging.js';
+import { advisoryQuerystring, type RawParams } from './parameters.js';
+
+/** No parameters but the token (`?token=` is one of the ways to send it). */
+const onlyToken = { type: 'object', properties: { token: { type: 'string' } }, additionalProperties: false } as const;
+
+/** `GET /v4/advisory` (CVE-record advisories of the feeds, filtered and paged) and `GET /v4/advisory/list`. */
+export function registerAdvisory(app: FastifyInstance, context: AppContext, registry = new FeedRegistry(context.config.feeds)): void {
+  app.get(
+    '/v4/advisory',
+    {
+      schema: {
+        summary: 'Advisories (CVE records) of the feeds, filtered, paged by page or cursor',
+        tags: ['advisory'],
+        querystring: advisoryQuerystring,
+      },
+    },
+    async (request) => {
+      const raw = request.query as RawParams;
+      const paging = resolveAdvisoryPaging(raw, context.secret);
+      const { feed, filters } = parseAdvisoryFilters(paging.filters);
+      const feeds = await feedsToRead(feed, request.token!, context.config, registry, context.storage);
+      const offset = (paging.page - 1) * paging.limit;
+      const storagePaging: AdvisoryPaging =
+        paging.mode === 'page'
+          ? { mode: 'offset', offset, limit: paging.limit }
+          : { mode: 'after', limit: paging.limit, ...(paging.after ? { after: paging.after } : {}) };
+      const result = await context.storage.advisories.search(
+        feeds.map((f) => f.name),
+        filters,
+        storagePaging,
+      );
+      const last = result.records[result.records.length - 1];
+      return {
+        _meta: {
+          total: result.total,
+          filtered: result.filtered,
+          page: paging.page,
+          pages: Math.ceil(result.filtered / paging.limit),
+          limit: paging.limit,
+          ...(paging.mode === 'cursor' && paging.cursor ? { cursor: paging.cursor } : {}),
+          ...(paging.mode === 'cursor' && result.more && last ? { next_cursor: nextAdvisoryCursor(context.secret, paging, last) } : {}),
+        },
+        data: result.records.map((hit) => hit.record),
+      };
+    },
+  );
+
+  app.get(
+    '/v4/advisory/list',
+    { schema: { summary: 'The advisory feeds this token may read', tags: ['advisory'], querystring: onlyToken } },
+    async (request) => {
+      const feeds = await listableFeeds(request.token!, context.config, registry, context.storage);
+      return {
+        data: feeds.map((feed) => ({
+          name: feed.name,
+          description: feed.description,
+          href: `${context.config.publicUrl}/v4/advisory?name=${encodeURIComponent(feed.name)}`,
+        })),
+      };
+    },
+  );
+}

@@ -1,0 +1,37 @@
+import type { AdvisoryFilters } from '../../core/advisory/filters.js';
+import type { Database } from '../database.js';
+import { getFeed, listFeeds, setSyncValidators, type StoredFeed } from './feeds.js';
+import { AdvisoryLoad, type LoadOptions } from './load.js';
+import { searchAdvisories, type AdvisoryPaging, type AdvisorySearchResult } from './search.js';
+
+export type { StoredFeed } from './feeds.js';
+export type { AdvisoryWrite, LoadCounts, LoadOptions } from './load.js';
+export { AdvisoryLoad } from './load.js';
+export type { AdvisoryHit, AdvisoryPaging, AdvisoryPosition, AdvisorySearchResult } from './search.js';
+
+/** Advisory feeds and their records: loading generations, and the `/v4/advisory` query. */
+export class AdvisoryRepository {
+  constructor(private readonly db: Database) {}
+
+  feeds(): Promise<StoredFeed[]> {
+    return listFeeds(this.db);
+  }
+
+  feed(name: string): Promise<StoredFeed | undefined> {
+    return getFeed(this.db, name);
+  }
+
+  /** Starts loading a new generation of a feed (see AdvisoryLoad). */
+  startLoad(options: LoadOptions): Promise<AdvisoryLoad> {
+    return AdvisoryLoad.begin(this.db, options);
+  }
+
+  search(feeds: readonly string[], filters: AdvisoryFilters, paging: AdvisoryPaging): Promise<AdvisorySearchResult> {
+    return searchAdvisories(this.db, feeds, filters, paging);
+  }
+
+  /** Remembers the HTTP validators of the last download, for conditional requests. */
+  setSyncValidators(feed: string, etag: string | undefined, lastModified: string | undefined): Promise<void> {
+    return setSyncValidators(this.db, feed, etag, lastModified);
+  }
+}
