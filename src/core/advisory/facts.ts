@@ -172,7 +172,7 @@ export function advisoryFacts(record: unknown): AdvisoryFacts {
   }
   const dateUpdated = parseTime(metadata.dateUpdated);
   return {
-    cveId: text(metadata.cveId)?.trim().toUpperCase() ?? '',
+    cveId: text(metadata.cveId)?.trim() ?? '',
     ...(dateUpdated !== undefined ? { dateUpdated } : {}),
     terms: [...terms.values()],
     matchData: { entries, criteria },

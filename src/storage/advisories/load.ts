@@ -247,6 +247,12 @@ export class AdvisoryLoad {
     });
     this.done = true;
     await this.purge();
+    const changed = this.counts.added + this.counts.updated + this.counts.removed;
+    if (this.db.engine === 'postgres' && changed > 0) {
+      // Fresh statistics right away: autovacuum may take minutes, and plans over unanalysed term tables are poor.
+      await this.db.run(`ANALYZE advisories`);
+      await this.db.run(`ANALYZE advisory_terms`);
+    }
     return { ...this.counts, records, generation: this.generation };
   }
 

@@ -57,9 +57,10 @@ const MAX_ATTEMPTS = 5;
 export const comparePositions = (a: AdvisoryPosition, b: AdvisoryPosition): number =>
   a.feed !== b.feed ? (a.feed < b.feed ? -1 : 1) : a.cveId !== b.cveId ? (a.cveId < b.cveId ? -1 : 1) : a.recordId < b.recordId ? -1 : a.recordId > b.recordId ? 1 : 0;
 
+/** Row-value comparison: both engines can seek the (feed, cve_id, record_id) index with it. */
 const keysetAfter = (cveId: string, recordId: string): Condition => ({
-  sql: `(a.cve_id > ? OR (a.cve_id = ? AND a.record_id > ?))`,
-  params: [cveId, cveId, recordId],
+  sql: `(a.cve_id, a.record_id) > (?, ?)`,
+  params: [cveId, recordId],
 });
 
 function and(...conditions: Array<Condition | undefined>): Condition {
