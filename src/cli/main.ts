@@ -56,6 +56,7 @@ program
   .option('--rate-limit <spec>', 'request budget per token, e.g. 600/60s or index=1200/60s,backup=10/1h or unlimited (env VULNSCOPE_RATE_LIMIT)')
   .option('--redis-url <url>', 'share rate-limit budgets between instances through Redis (env VULNSCOPE_REDIS_URL)')
   .option('--feeds-file <file>', 'feed registry (JSON) adding to the built-in feeds (env VULNSCOPE_FEEDS_FILE)')
+  .option('--default-feeds <list>', 'feeds of tokens that carry none: a,b or * or none (env VULNSCOPE_DEFAULT_FEEDS)')
   .option('--workers <n>', 'server processes sharing the port, each with its own index (env VULNSCOPE_WORKERS, default 1)')
   .action(async (options: ConfigOverrides) => serve(config(options)));
 
