@@ -20,6 +20,7 @@ export interface BenchResult {
   date: string;
   engine: string;
   records: number;
+  serverWorkers: number;
   indexedRecords: number;
   datasetBytes: number;
   ingest: { seconds: number; observationsPerSecond: number; peakRssMiB: number; rawRowsPerSecond: number; ratioToRaw: number };
@@ -64,7 +65,7 @@ export function renderMarkdown(r: BenchResult, other?: BenchResult): string {
   const lines = [
     `# Vulnscope benchmark: ${r.engine}, ${n(r.records)} observations`,
     '',
-    `${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.memoryGiB} GiB · Node ${r.machine.node} · ${n(r.indexedRecords)} records indexed (dataset ${(r.datasetBytes / 2 ** 20).toFixed(0)} MiB)`,
+    `${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.memoryGiB} GiB · Node ${r.machine.node} · ${n(r.indexedRecords)} records indexed (dataset ${(r.datasetBytes / 2 ** 20).toFixed(0)} MiB) · server with ${r.serverWorkers} worker process(es)`,
     '',
     '## Queries (`GET /v3/index/target-intel`, limit 100, exact `total_documents`)',
     '',
@@ -88,7 +89,7 @@ export function renderMarkdown(r: BenchResult, other?: BenchResult): string {
     `| ingest peak RSS | ${n(r.ingest.peakRssMiB)} MiB |`,
     `| index build at server start | ${r.index.serverBuildSeconds.toFixed(1)} s |`,
     `| index memory (bitmaps + columns) | ${n(r.index.memoryMiB)} MiB |`,
-    `| server RSS after start | ${n(r.index.serverRssMiB)} MiB |`,
+    `| server RSS after start (all worker processes) | ${n(r.index.serverRssMiB)} MiB |`,
     `| upsert ${n(r.upkeep.upserts)} changed observations | ${n(r.upkeep.upsertsPerSecond)} /s (${r.upkeep.upsertSeconds.toFixed(1)} s) |`,
     `| expire the oldest 5% (${n(r.upkeep.expired)} records) | ${r.upkeep.expirySeconds.toFixed(1)} s (${n(r.upkeep.expiredPerSecond)} /s) |`,
     `| committed ingest → visible through the API | ${ms(r.upkeep.ingestToVisibleMs)} ms |`,

@@ -26,10 +26,11 @@ interface Options {
   out: string;
   workDir?: string;
   quick: boolean;
+  workers: number;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { records: 1_000_000, engine: 'sqlite', out: path.join(ROOT, 'bench/results'), quick: false };
+  const options: Options = { records: 1_000_000, engine: 'sqlite', out: path.join(ROOT, 'bench/results'), quick: false, workers: 2 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => argv[++i] ?? fail(`${arg} needs a value`);
@@ -39,6 +40,7 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--out') options.out = value();
     else if (arg === '--work-dir') options.workDir = value();
     else if (arg === '--quick') options.quick = true;
+    else if (arg === '--workers') options.workers = Number(value());
     else fail(`unknown argument ${arg}`);
   }
   if (!Number.isInteger(options.records) || options.records < 1000) fail('--records must be a whole number ≥ 1000');
@@ -88,11 +90,11 @@ async function main(): Promise<void> {
   const token = (await storage.tokens.create('bench')).token;
   const port = 30000 + Math.floor(Math.random() * 20000);
   say('starting the server');
-  const server = await startServer({ ...env, VULNSCOPE_PORT: String(port) });
+  const server = await startServer({ ...env, VULNSCOPE_PORT: String(port), VULNSCOPE_WORKERS: String(options.workers) });
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
     const health = (await (await fetch(`${baseUrl}/healthz`)).json()) as { index: { memory_bytes: number; build_ms: number } };
-    const serverRssKb = rssKb(server.pid!);
+    const serverRssKb = treeRssKb(server.pid!);
     const requests = options.quick ? 40 : 300;
     const loadRequests = options.quick ? 100 : 2000;
 
@@ -121,6 +123,7 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       engine: options.engine,
       records: options.records,
+      serverWorkers: options.workers,
       indexedRecords: indexed,
       datasetBytes,
       ingest: {
@@ -284,6 +287,22 @@ async function startServer(env: Record<string, string>): Promise<ChildProcess> {
 
 function cleanEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VULNSCOPE_')));
+}
+
+/** RSS of a process and its direct children (the cluster's workers). */
+function treeRssKb(pid: number): number {
+  let total = rssKb(pid);
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) total += rssKb(Number(entry));
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+  return total;
 }
 
 function rssKb(pid: number): number {

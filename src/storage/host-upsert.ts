@@ -28,8 +28,9 @@ export async function applyBatch(tx: Sql, writes: HostWrite[], now: number): Pro
   const pending = new Map<string, { write: HostWrite; dateAdded: number }>();
 
   const drop = (portKey: string, record: PortRecord) => {
+    // A stored record may also have an update queued from earlier in this batch: cancel it too.
+    pending.delete(recordKeyOf(portKey, record.fpKey));
     if (record.id !== undefined) toDelete.push(record.id);
-    else pending.delete(recordKeyOf(portKey, record.fpKey));
   };
 
   for (const write of writes) {

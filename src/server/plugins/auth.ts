@@ -42,7 +42,30 @@ export function requireToken(tokens: TokenAuthenticator) {
   };
 }
 
-/** `token=` values must never reach a log line. */
+/**
+ * `token=` values must never reach a log line. Parameter names are compared decoded, as the
+ * query parser sees them (`%74oken=` is `token=` too).
+ */
 export function redactToken(url: string): string {
-  return url.replace(/([?&]token=)[^&#]*/gi, '$1REDACTED');
+  const question = url.indexOf('?');
+  if (question < 0) return url;
+  const hash = url.indexOf('#', question);
+  const query = url.slice(question + 1, hash < 0 ? undefined : hash);
+  const redacted = query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      return decodedName(name).toLowerCase() === 'token' ? `${name}=REDACTED` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, question + 1)}${redacted}${hash < 0 ? '' : url.slice(hash)}`;
+}
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
 }
