@@ -117,6 +117,7 @@ describe.each(engineCases())('/v4/advisory filters on real feeds ($name)', (engi
     ['name', 'name=nist-nvd2', (s) => s.feed === 'nist-nvd2'],
     ['cve_id (several feeds)', 'cve_id=CVE-2021-44228', (s) => s.record.cveMetadata.cveId === 'CVE-2021-44228'],
     ['cve_id, lower-case', 'cve_id=cve-2023-22515', (s) => s.record.cveMetadata.cveId === 'CVE-2023-22515'],
+    ['cve_id, an OSV record without a CVE', 'cve_id=GO-2022-0363', (s) => s.record.cveMetadata.cveId === 'GO-2022-0363'],
     ['vendor, case-insensitive', 'vendor=MicroSoft', vendorIs('microsoft')],
     ['vendor with spaces', 'vendor=Oracle%20Corporation', vendorIs('oracle corporation')],
     ['product', 'product=MySQL%20Server', productIs('mysql server')],

@@ -168,6 +168,7 @@ describe.each(engineCases())('/v4/advisory paging ($name)', (engine) => {
     ['name=nope', /parameter "name": unknown feed "nope"/],
     ['name=Not%20A%20Feed', /parameter "name": unknown feed/],
     ['cve_id=2021-44228', /parameter "cve_id" must look like CVE-YYYY-NNNN/],
+    ['cve_id=CVE%202021', /parameter "cve_id" must look like CVE-YYYY-NNNN/],
     ['description_lang=english!', /parameter "description_lang" must be a language tag/],
     ['updatedAfter=yesterday', /parameter "updatedAfter": expected an RFC 3339 date-time/],
     ['updatedBefore=now-3x', /parameter "updatedBefore"/],

@@ -9,6 +9,7 @@ import { parsePurl } from '../../../core/purl.js';
 import { isComparableVendorVersion } from '../../../core/version/vendor.js';
 
 const CVE_ID = /^CVE-\d{4}-\d{4,}$/i;
+const ADVISORY_ID = /^[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9][A-Za-z0-9._:-]{0,100}$/;
 const LANG = /^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$/;
 const MAX_TEXT = 500;
 
@@ -53,10 +54,14 @@ export function parseAdvisoryFilters(params: Record<string, string>, now = Date.
         feed = feedName;
         break;
       }
-      case 'cve_id':
-        if (!CVE_ID.test(value.trim())) throw badRequest(`parameter "cve_id" must look like CVE-YYYY-NNNN, got "${value}"`);
-        filters.cveId = value.trim().toUpperCase();
+      case 'cve_id': {
+        // Records without a CVE (some OSV advisories) are served under their own id, e.g. GO-2022-0001.
+        const id = value.trim();
+        if (CVE_ID.test(id)) filters.cveId = id.toUpperCase();
+        else if (ADVISORY_ID.test(id)) filters.cveId = id;
+        else throw badRequest(`parameter "cve_id" must look like CVE-YYYY-NNNN (or an advisory id such as GO-2022-0001), got "${value}"`);
         break;
+      }
       case 'vendor':
       case 'product':
       case 'platform':
