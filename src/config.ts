@@ -37,6 +37,18 @@ export interface Config {
   redisUrl?: string;
   /** Advisory feeds configured in VULNSCOPE_FEEDS_FILE (added to, or overriding, the built-in ones). */
   feeds: FeedDefinition[];
+  /** Where backup archives are written and served from (VULNSCOPE_BACKUP_DIR). */
+  backupDir: string;
+  /** A changed feed/index is re-archived at most once per this (ms); 0 disables the server's background job. */
+  backupIntervalMs: number;
+  /** Archives kept per feed/index. */
+  backupKeep: number;
+  /** Lifetime of signed backup download URLs (minutes). */
+  backupUrlTtlMinutes: number;
+  /** The server `vulnscope backup list|download` talk to (VULNSCOPE_URL). */
+  serverUrl?: string;
+  /** The token those commands send (VULNSCOPE_TOKEN). */
+  apiToken?: string;
 }
 
 /** One entry of the feed registry. */
@@ -70,6 +82,7 @@ export interface ConfigOverrides {
   rateLimit?: string;
   redisUrl?: string;
   feedsFile?: string;
+  backupDir?: string;
 }
 
 export const DEFAULT_DATABASE = './data/vulnscope.db';
@@ -121,7 +134,23 @@ export function loadConfig(
     rateLimits: parseRateLimits(pick(overrides.rateLimit, 'VULNSCOPE_RATE_LIMIT') ?? DEFAULT_RATE_LIMIT),
     redisUrl: pick(overrides.redisUrl, 'VULNSCOPE_REDIS_URL'),
     feeds: readFeedsFile(pick(overrides.feedsFile, 'VULNSCOPE_FEEDS_FILE')),
+    backupDir: path.resolve(pick(overrides.backupDir, 'VULNSCOPE_BACKUP_DIR') ?? './data/backups'),
+    backupIntervalMs: named('VULNSCOPE_BACKUP_INTERVAL', () => parseInterval(nonEmpty(env.VULNSCOPE_BACKUP_INTERVAL) ?? '24h')),
+    backupKeep: integer(nonEmpty(env.VULNSCOPE_BACKUP_KEEP) ?? '3', 'VULNSCOPE_BACKUP_KEEP', 1, 1000),
+    backupUrlTtlMinutes: integer(nonEmpty(env.VULNSCOPE_BACKUP_URL_TTL_MINUTES) ?? '15', 'VULNSCOPE_BACKUP_URL_TTL_MINUTES', 1, 10_080),
+    serverUrl: nonEmpty(env.VULNSCOPE_URL)?.replace(/\/+$/, ''),
+    apiToken: nonEmpty(env.VULNSCOPE_TOKEN),
   };
+}
+
+/** `24h`, `30m`, `90s`, `500ms`, `1d`, or a number of seconds; `0` disables. */
+export function parseInterval(value: string): number {
+  const match = /^(\d+)\s*(ms|s|m|h|d)?$/i.exec(value.trim());
+  if (!match) throw new Error(`expected a duration such as 24h, 30m, 90s or 0, got "${value}"`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(match[2] ?? 's').toLowerCase() as 'ms']!;
+  const ms = Number(match[1]) * unit;
+  if (ms > 365 * 86_400_000) throw new Error(`at most 365d, got "${value}"`);
+  return ms;
 }
 
 /** Prefixes a validation message with the variable it came from. */

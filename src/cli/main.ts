@@ -6,6 +6,7 @@ import { VulnscopeError } from '../core/errors.js';
 import { parseTokenRateLimit } from '../core/rate-limit.js';
 import type { ScanFormat } from '../ingest/readers/index.js';
 import { VERSION } from '../version.js';
+import { backupDownload, backupList, backupWrite } from './commands/backup.js';
 import { demo } from './commands/demo.js';
 import { listFeeds } from './commands/feeds.js';
 import { ingestAdvisories, type IngestAdvisoriesOptions } from './commands/ingest-advisories.js';
@@ -146,6 +147,30 @@ program
   .command('expire')
   .description('remove observations older than the retention window now')
   .action(async () => runExpiry(config()));
+
+const backup = program.command('backup').description('backup archives of the feeds and indexes (see docs/backups.md)');
+backup
+  .command('write')
+  .description('write backup archives now (every feed and index unless --feed or --index)')
+  .option('--feed <name>', 'only this advisory feed')
+  .option('--index <name>', 'only this v3 index (target-intel)')
+  .option('--backup-dir <dir>', 'where archives go (env VULNSCOPE_BACKUP_DIR, default ./data/backups)')
+  .action(async (options: { feed?: string; index?: string; backupDir?: string }) => {
+    process.exitCode = await backupWrite(config({ backupDir: options.backupDir }), options);
+  });
+backup
+  .command('list')
+  .description('list the feed backups a server offers (env VULNSCOPE_URL, VULNSCOPE_TOKEN)')
+  .option('--json', 'machine-readable output')
+  .action(async (options: { json?: boolean }) => backupList(config(), Boolean(options.json)));
+backup
+  .command('download')
+  .description("download a feed's latest backup from a server and verify its sha256 (env VULNSCOPE_URL, VULNSCOPE_TOKEN)")
+  .argument('<feed>', 'feed name')
+  .option('--out <file>', 'where to write the zip (default: its name in the current directory)')
+  .action(async (feed: string, options: { out?: string }) => {
+    process.exitCode = await backupDownload(config(), feed, options);
+  });
 
 const token = program.command('token').description('manage API tokens');
 token

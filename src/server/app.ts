@@ -6,6 +6,10 @@ import { enforceRateLimit } from './plugins/rate-limit.js';
 import { registerTiming } from './plugins/timing.js';
 import { createRateLimiter } from './rate-limit/limiter.js';
 import { registerAdvisory } from './routes/advisory/route.js';
+import { registerBackup } from './routes/backup/route.js';
+import { BackupScheduler } from '../backup/service.js';
+import { BackupStore } from '../backup/store.js';
+import { DOWNLOAD_PREFIX } from '../backup/urls.js';
 import { registerHealth } from './routes/health.js';
 import { collectRoutes, registerOpenApi } from './routes/openapi.js';
 import { registerTargetIntel } from './routes/target-intel/route.js';
@@ -17,6 +21,11 @@ const PUBLIC_PATHS = new Set(['/healthz', '/openapi.json']);
 export interface AppOptions {
   /** Where log lines go (tests capture them); defaults to stdout. */
   logStream?: NodeJS.WritableStream;
+  /**
+   * Whether this process runs the cluster's background jobs; false in all but one worker. The
+   * backup job starts when the server listens (never under `inject`) unless this is false.
+   */
+  sweeper?: boolean;
 }
 
 /** The HTTP application, without listening: tests drive it with `inject`, `main` listens. */
@@ -47,13 +56,29 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   const limitRate = enforceRateLimit(rateLimiter);
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0]!;
-    if (PUBLIC_PATHS.has(path)) return;
+    // Signed backup downloads carry their own authorisation and are fetched without a token.
+    if (PUBLIC_PATHS.has(path) || path.startsWith(DOWNLOAD_PREFIX)) return;
     await authenticate(request, reply);
     await limitRate(request, reply);
   });
   registerHealth(app, context);
   registerTargetIntel(app, context);
   registerAdvisory(app, context);
+  const backups = new BackupStore(context.config.backupDir);
+  await backups.ensure().catch((error: unknown) => app.log.warn({ err: error }, 'backup directory cannot be created'));
+  registerBackup(app, context, backups);
+  if (options.sweeper !== false && context.config.backupIntervalMs > 0) {
+    const scheduler = new BackupScheduler({
+      store: backups,
+      storage: context.storage,
+      config: context.config,
+      onWritten: (written) =>
+        written.meta && app.log.info({ backup: written.meta.file, records: written.meta.records, bytes: written.meta.size }, 'backup written'),
+      onError: (error) => app.log.error({ err: error }, 'backup failed'),
+    });
+    app.addHook('onListen', async () => scheduler.start());
+    app.addHook('onClose', () => scheduler.stop());
+  }
   registerWhoami(app);
   registerOpenApi(app, routes, VERSION);
   return app;

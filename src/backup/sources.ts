@@ -1,0 +1,98 @@
+/**
+ * What gets archived: each advisory feed (v4, records of the generation queries see, in the served
+ * order) and each v3 index (`target-intel`; `cpecve` does not exist yet). A source has a version —
+ * the feed generation, the hosts change-log sequence — so the scheduler can tell whether it changed
+ * since its last archive.
+ */
+import { FeedRegistry } from '../ingest/feeds/registry.js';
+import { toTargetIntel } from '../server/routes/target-intel/record.js';
+import type { Storage } from '../storage/index.js';
+import type { Config } from '../config.js';
+import type { BackupKind } from './store.js';
+
+const PAGE = 1000;
+
+export interface BackupSource {
+  kind: BackupKind;
+  name: string;
+  description: string;
+  /** The current version, or undefined when there is nothing to archive (a feed never loaded). */
+  version(): Promise<string | undefined>;
+  /** The records of `version` (advisory feeds) or of now (target-intel). */
+  records(version: string): AsyncIterable<unknown>;
+  /** Whether `version` is still current (checked before an archive is published). */
+  stillValid(version: string): Promise<boolean>;
+}
+
+/** The v3 indexes with backups. */
+export const V3_INDEXES: ReadonlyArray<{ name: string; description: string }> = [
+  { name: 'target-intel', description: 'Target intelligence: observed hosts, services and fingerprints with their CVEs' },
+];
+
+export async function* advisoryRecords(storage: Storage, feed: string, generation: number): AsyncIterable<unknown> {
+  let after: [string, string] | undefined;
+  for (;;) {
+    const rows = await storage.db.all<{ cve_id: string; record_id: string; record: string }>(
+      `SELECT cve_id, record_id, record FROM advisories
+        WHERE feed = ? AND gen_from <= ? AND (gen_to IS NULL OR gen_to > ?)${after ? ' AND (cve_id, record_id) > (?, ?)' : ''}
+        ORDER BY cve_id, record_id LIMIT ?`,
+      [feed, generation, generation, ...(after ?? []), PAGE],
+    );
+    for (const row of rows) yield JSON.parse(row.record) as unknown;
+    if (rows.length < PAGE) return;
+    const last = rows[rows.length - 1]!;
+    after = [last.cve_id, last.record_id];
+  }
+}
+
+export async function* targetIntelRecords(storage: Storage): AsyncIterable<unknown> {
+  let afterId = 0;
+  for (;;) {
+    const rows = await storage.hosts.scan(afterId, PAGE);
+    for (const row of rows) yield toTargetIntel(row);
+    if (rows.length < PAGE) return;
+    afterId = rows[rows.length - 1]!.id;
+  }
+}
+
+export function feedSource(storage: Storage, name: string, description: string): BackupSource {
+  const generation = async () => (await storage.advisories.feed(name))?.generation ?? 0;
+  return {
+    kind: 'v4',
+    name,
+    description,
+    async version() {
+      const g = await generation();
+      return g > 0 ? String(g) : undefined;
+    },
+    records: (version) => advisoryRecords(storage, name, Number(version)),
+    async stillValid(version) {
+      return String(await generation()) === version;
+    },
+  };
+}
+
+export function targetIntelSource(storage: Storage): BackupSource {
+  return {
+    kind: 'v3',
+    name: 'target-intel',
+    description: V3_INDEXES[0]!.description,
+    async version() {
+      const seq = await storage.hosts.latestChangeSeq();
+      return seq > 0 ? String(seq) : undefined;
+    },
+    records: () => targetIntelRecords(storage),
+    // Not a point-in-time snapshot: records changed during the write may or may not be in it, and the
+    // next check sees the newer sequence and writes again.
+    stillValid: async () => true,
+  };
+}
+
+/** Every advisory feed (registered or loaded) and every v3 index. */
+export async function allSources(storage: Storage, config: Config): Promise<BackupSource[]> {
+  const names = new Map<string, string>();
+  for (const feed of new FeedRegistry(config.feeds).list()) names.set(feed.name, feed.description);
+  for (const feed of await storage.advisories.feeds()) if (!names.has(feed.name)) names.set(feed.name, feed.description);
+  const feeds = [...names].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, description]) => feedSource(storage, name, description));
+  return [...feeds, targetIntelSource(storage)];
+}

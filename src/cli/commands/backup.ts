@@ -1,0 +1,146 @@
+/**
+ * `vulnscope backup write` (against the database: writes archives now), `backup list` and
+ * `backup download FEED` (against a server: VULNSCOPE_URL, VULNSCOPE_TOKEN; the download is
+ * verified against the advertised sha256 before it is renamed into place).
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Config } from '../../config.js';
+import { writeBackup } from '../../backup/service.js';
+import { allSources, targetIntelSource, V3_INDEXES } from '../../backup/sources.js';
+import { BackupStore } from '../../backup/store.js';
+import { invalidInput, VulnscopeError } from '../../core/errors.js';
+import { createStorage } from '../../storage/index.js';
+import { printSummary, printTable } from '../output.js';
+import { Progress } from '../progress.js';
+
+export interface BackupWriteOptions {
+  feed?: string;
+  index?: string;
+}
+
+export async function backupWrite(config: Config, options: BackupWriteOptions): Promise<number> {
+  if (options.feed && options.index) throw invalidInput('give --feed or --index, not both');
+  const storage = await createStorage(config.database);
+  const store = new BackupStore(config.backupDir);
+  try {
+    const all = await allSources(storage, config);
+    let sources = all;
+    if (options.feed) {
+      const found = all.find((source) => source.kind === 'v4' && source.name === options.feed);
+      if (!found) throw invalidInput(`unknown feed "${options.feed}" (see "vulnscope feeds")`);
+      sources = [found];
+    } else if (options.index) {
+      if (options.index === 'cpecve') throw invalidInput('index "cpecve" has no backup yet (only target-intel)');
+      if (!V3_INDEXES.some((index) => index.name === options.index)) {
+        throw invalidInput(`unknown index "${options.index}" (indexes with backups: ${V3_INDEXES.map((i) => i.name).join(', ')})`);
+      }
+      sources = [targetIntelSource(storage)];
+    }
+    let failed = 0;
+    for (const source of sources) {
+      const progress = new Progress(`backup ${source.name}`);
+      try {
+        const written = await writeBackup(store, source, config.backupKeep, (n) => progress.update(n));
+        progress.finish();
+        if (!written.meta) {
+          process.stderr.write(`${source.kind === 'v4' ? 'feed' : 'index'} ${source.name}: skipped (${written.skipped})\n`);
+          continue;
+        }
+        const seconds = written.ms / 1000;
+        printSummary(`${source.kind === 'v4' ? 'feed' : 'index'} ${source.name}: ${store.pathOf(written.meta)}`, {
+          records: written.meta.records,
+          bytes: written.meta.size,
+          sha256: written.meta.sha256,
+          seconds: seconds.toFixed(2),
+          'records/s': Math.round(written.meta.records / Math.max(seconds, 0.001)),
+        });
+      } catch (error) {
+        progress.finish();
+        failed++;
+        process.stderr.write(`error: backup of ${source.name} failed: ${(error as Error).message}\n`);
+      }
+    }
+    return failed > 0 ? 1 : 0;
+  } finally {
+    await storage.close();
+  }
+}
+
+function server(config: Config): { base: string; headers: Record<string, string> } {
+  if (!config.serverUrl) throw invalidInput('VULNSCOPE_URL is not set (the server to ask, e.g. http://127.0.0.1:8080)');
+  if (!config.apiToken) throw invalidInput('VULNSCOPE_TOKEN is not set (create one with "vulnscope token create")');
+  return { base: config.serverUrl, headers: { authorization: `Bearer ${config.apiToken}`, accept: 'application/json' } };
+}
+
+async function getJson(config: Config, urlPath: string): Promise<any> {
+  const { base, headers } = server(config);
+  const response = await fetch(`${base}${urlPath}`, { headers });
+  const text = await response.text();
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (!response.ok) {
+    const message = Array.isArray(body?.errors) ? body.errors.join('; ') : text.slice(0, 200);
+    throw new VulnscopeError(response.status, 'http', `GET ${urlPath}: ${response.status} ${message}`);
+  }
+  return body;
+}
+
+export async function backupList(config: Config, json: boolean): Promise<void> {
+  const body = await getJson(config, '/v4/backup');
+  const rows = (body.data as Array<{ name: string; available: boolean; backup_written_at?: string }>).map((item) => ({
+    name: item.name,
+    available: item.available ? 'yes' : 'no',
+    written: item.backup_written_at ?? '',
+  }));
+  if (json) process.stdout.write(`${JSON.stringify(body.data, null, 2)}\n`);
+  else printTable(rows, { name: 'FEED', available: 'AVAILABLE', written: 'WRITTEN' });
+}
+
+export async function backupDownload(config: Config, feed: string, options: { out?: string }): Promise<number> {
+  const info = await getJson(config, `/v4/backup/${encodeURIComponent(feed)}`);
+  if (!info.available || typeof info.url_mrap !== 'string') {
+    throw new VulnscopeError(404, 'not_found', `feed "${feed}" has no backup yet`);
+  }
+  const url = new URL(info.url_mrap as string);
+  const out = path.resolve(options.out ?? path.basename(url.pathname));
+  const response = await fetch(url);
+  if (response.status !== 200 || !response.body) {
+    throw new VulnscopeError(response.status, 'http', `download failed: ${response.status} ${(await response.text()).slice(0, 200)}`);
+  }
+  const total = Number(response.headers.get('content-length') ?? 0);
+  const hash = createHash('sha256');
+  let received = 0;
+  const progress = new Progress(`download ${feed}`);
+  const tmp = path.join(path.dirname(out), `.${path.basename(out)}.part-${process.pid}`);
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk);
+      received += chunk.length;
+      progress.update(received, total > 0 ? `${Math.floor((received / total) * 100)}% of ${total} bytes` : 'bytes');
+      callback(null, chunk);
+    },
+  });
+  try {
+    await pipeline(Readable.fromWeb(response.body as never), counter, fs.createWriteStream(tmp));
+    progress.finish();
+    const digest = hash.digest('hex');
+    if (total > 0 && received !== total) throw new VulnscopeError(502, 'download', `download incomplete: ${received} of ${total} bytes`);
+    if (digest !== info.sha256) throw new VulnscopeError(502, 'download', `sha256 mismatch: got ${digest}, the server advertised ${info.sha256}`);
+    fs.renameSync(tmp, out);
+  } catch (error) {
+    progress.finish();
+    fs.rmSync(tmp, { force: true });
+    throw error;
+  }
+  printSummary(`downloaded ${feed}: ${out}`, { bytes: received, sha256: info.sha256 as string, verified: 'yes' });
+  process.stdout.write(`${out}\n`);
+  return 0;
+}
