@@ -75,6 +75,26 @@ async function writeFileDurably(file: string, text: string): Promise<void> {
   }
 }
 
+/** Moves the finished temporary zip to `<name>-<ms>.zip`, bumping `ms` while that name is taken. */
+async function publish(tmpZip: string, folder: string, name: string, writtenAt: number): Promise<{ file: string; writtenAt: number }> {
+  for (let at = writtenAt; ; at++) {
+    const file = `${name}-${at}.zip`;
+    try {
+      await fs.promises.link(tmpZip, path.join(folder, file));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
+      // No hard links on this file system: a rename (which could replace a same-named archive of a concurrent writer).
+      if (fs.existsSync(path.join(folder, file))) continue;
+      await fs.promises.rename(tmpZip, path.join(folder, file));
+      return { file, writtenAt: at };
+    }
+    await fs.promises.rm(tmpZip, { force: true });
+    return { file, writtenAt: at };
+  }
+}
+
 /** Writes and publishes one archive; returns its meta. Leaves nothing behind on failure. */
 export async function writeArchive(options: WriteArchiveOptions): Promise<ArchiveMeta> {
   const { store, kind, name } = options;
@@ -144,21 +164,22 @@ export async function writeArchive(options: WriteArchiveOptions): Promise<Archiv
     await done;
     await syncPath(tmpZip);
     if (options.stillValid && !(await options.stillValid())) throw new ArchiveOutdatedError(name);
+    // Publish under a name no other writer (another process) took: link() never replaces.
+    const published = await publish(tmpZip, folder, name, writtenAt);
     const meta: ArchiveMeta = {
       kind,
       name,
-      file,
+      file: published.file,
       sha256: hash.digest('hex'),
       size,
       records,
-      writtenAt,
+      writtenAt: published.writtenAt,
       sourceVersion: options.sourceVersion,
       formatVersion: BACKUP_FORMAT_VERSION,
     };
     // The zip first, then its meta: the archive appears to readers with the meta's rename.
-    await fs.promises.rename(tmpZip, path.join(folder, file));
     await writeFileDurably(tmpMeta, `${JSON.stringify(meta)}\n`);
-    await fs.promises.rename(tmpMeta, path.join(folder, `${file}.meta`));
+    await fs.promises.rename(tmpMeta, path.join(folder, `${meta.file}.meta`));
     await syncPath(folder).catch(() => {});
     return meta;
   } catch (error) {

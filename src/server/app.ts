@@ -45,7 +45,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     logger,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   });
-  const routes = collectRoutes(app, (url) => !PUBLIC_PATHS.has(url));
+  const routes = collectRoutes(app, (url) => !PUBLIC_PATHS.has(url) && !url.startsWith(DOWNLOAD_PREFIX));
   registerTiming(app);
   registerErrorHandling(app);
   const authenticate = requireToken(context.tokens);

@@ -273,3 +273,21 @@ describe.each(engineCases())('backups ($name)', (engine) => {
     });
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the backup routes; the download route needs no token', async () => {
+    const [engine] = engineCases();
+    const t = await startBackupApp(engine!);
+    try {
+      const doc = (await t.get('/openapi.json', null)).body;
+      for (const route of ['/v4/backup', '/v4/backup/{feed}', '/v3/backup', '/v3/backup/{index}', '/v3/index']) {
+        expect(doc.paths[route]?.get?.security, route).toEqual([{ Bearer: [] }]);
+      }
+      const download = doc.paths['/backup-files/{kind}/{name}/{file}']?.get;
+      expect(download).toBeDefined();
+      expect(download.security).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  });
+});

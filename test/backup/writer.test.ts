@@ -55,6 +55,21 @@ describe('writeArchive', () => {
     expect(entries.filter((entry) => entry.name.endsWith('.json'))).toHaveLength(4);
   });
 
+  it('concurrent writers of one archive (e.g. the server and the CLI) each publish a distinct, consistent archive', async () => {
+    const metas = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => writeArchive({ store, kind: 'v4', name: 'f', sourceVersion: String(i), records: generate(50 + i) })),
+    );
+    expect(new Set(metas.map((meta) => meta.file)).size).toBe(6);
+    const listed = await store.list('v4', 'f');
+    expect(listed).toHaveLength(6);
+    for (const meta of listed) {
+      const data = fs.readFileSync(store.pathOf(meta));
+      expect(sha256(data)).toBe(meta.sha256);
+      expect(recordsOf(await unzip(data))).toHaveLength(meta.records);
+    }
+    expect(folderEntries('f').some((entry) => entry.startsWith(TEMP_PREFIX))).toBe(false);
+  });
+
   it('an injected failure midway leaves the previous archive served and no file behind', async () => {
     const first = await writeArchive({ store, kind: 'v4', name: 'f', sourceVersion: '1', records: generate(100) });
     const before = folderEntries('f');
