@@ -151,6 +151,16 @@ describe.each(engineCases())('backups ($name)', (engine) => {
     expect(new Set(body.data.map((entry: { sha256: string }) => entry.sha256)).size).toBe(3);
   });
 
+  it('HEAD answers the headers of the download (Content-Length of the zip), no body', async () => {
+    const url = (await t.get(`/v4/backup/${FEED}`)).body.url_mrap;
+    const meta = (await store.latest('v4', FEED))!;
+    const response = await t.app.inject({ method: 'HEAD', url: local(url) });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-length']).toBe(String(meta.size));
+    expect(response.headers['content-type']).toBe('application/zip');
+    expect(response.rawPayload.length).toBe(0);
+  });
+
   describe('Range requests', () => {
     let url: string;
     let whole: Buffer;

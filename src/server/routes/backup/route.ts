@@ -142,24 +142,24 @@ export function registerBackup(
     },
   );
 
-  app.get(
-    `${DOWNLOAD_PREFIX}:kind/:name/:file`,
-    {
-      schema: {
-        summary: 'Download a backup zip (signed URL from /v4/backup/{feed} or /v3/backup/{index}; no token)',
-        tags: ['backup'],
-        params: {
-          type: 'object',
-          properties: { kind: { type: 'string' }, name: { type: 'string' }, file: { type: 'string' } },
-          required: ['kind', 'name', 'file'],
-        },
-        querystring: {
-          type: 'object',
-          properties: { expires: { type: 'string' }, signature: { type: 'string' } },
-        },
+  // GET and HEAD in one route: Fastify's automatic HEAD route would read the whole file to discard it.
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: `${DOWNLOAD_PREFIX}:kind/:name/:file`,
+    schema: {
+      summary: 'Download a backup zip (signed URL from /v4/backup/{feed} or /v3/backup/{index}; no token)',
+      tags: ['backup'],
+      params: {
+        type: 'object',
+        properties: { kind: { type: 'string' }, name: { type: 'string' }, file: { type: 'string' } },
+        required: ['kind', 'name', 'file'],
+      },
+      querystring: {
+        type: 'object',
+        properties: { expires: { type: 'string' }, signature: { type: 'string' } },
       },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const { kind, name, file } = request.params as { kind: string; name: string; file: string };
       const query = request.query as { expires?: string; signature?: string };
       const path = request.url.split('?')[0]!;
@@ -172,7 +172,7 @@ export function registerBackup(
       if (!meta) throw notFound(`not found: backup ${file} is no longer kept; request a new URL`);
       return sendArchive(request, reply, store.pathOf(meta), meta);
     },
-  );
+  });
 }
 
 /** The zip with Content-Length, ETag and single-range support (206, 416). */
