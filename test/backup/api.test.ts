@@ -6,6 +6,7 @@ import { feedSource, targetIntelSource } from '../../src/backup/sources.js';
 import { BackupStore } from '../../src/backup/store.js';
 import { signedDownloadUrl } from '../../src/backup/urls.js';
 import { MANIFEST_NAME } from '../../src/backup/writer.js';
+import { describeErrors, validateAgainst } from '../support/contract.js';
 import { engineCases } from '../support/engines.js';
 import {
   apiFeedRecords,
@@ -159,6 +160,21 @@ describe.each(engineCases())('backups ($name)', (engine) => {
     expect(response.headers['content-length']).toBe(String(meta.size));
     expect(response.headers['content-type']).toBe('application/zip');
     expect(response.rawPayload.length).toBe(0);
+  });
+
+  it.each([
+    ['/v4/backup', 'backup.ListBackupsResponse'],
+    [`/v4/backup/${FEED}`, 'backup.BackupResponse'],
+    ['/v4/backup/cisa-kev', 'backup.BackupResponse'], // available: false
+    ['/v3/backup', 'render.Response-array_params_IndexBackupList'],
+    ['/v3/index', 'render.Response-array_params_IndexBackupList'],
+    ['/v3/backup/target-intel', 'render.ResponseWithMetadata-v3controllers_BackupResponseData-v3controllers_BackupResponseMetadata'],
+  ])('%s matches the contract schema %s (no nulls)', async (url, schema) => {
+    const { status, body, headers } = await t.get(url);
+    expect(status).toBe(200);
+    expect(headers['content-type']).toMatch(/^application\/json/);
+    expect(describeErrors(validateAgainst(schema, body))).toEqual([]);
+    expect(JSON.stringify(body)).not.toContain('null');
   });
 
   describe('Range requests', () => {
