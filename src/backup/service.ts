@@ -36,6 +36,7 @@ export async function writeBackup(
   source: BackupSource,
   keep: number,
   onProgress?: (records: number) => void,
+  signal?: AbortSignal,
 ): Promise<WrittenArchive> {
   return serialised(`${source.kind}/${source.name}`, async () => {
     const started = performance.now();
@@ -51,6 +52,7 @@ export async function writeBackup(
           records: source.records(version),
           stillValid: () => source.stillValid(version),
           ...(onProgress ? { onProgress } : {}),
+          ...(signal ? { signal } : {}),
         });
         await store.prune(source.kind, source.name, keep);
         return { source, meta, ms: performance.now() - started };
@@ -108,10 +110,13 @@ export class BackupScheduler {
     const { store, storage, config } = this.options;
     try {
       for (const source of await allSources(storage, config)) {
-        if (!this.timer && this.stopped) return;
         try {
-          if (await isDue(store, source, config.backupIntervalMs)) this.options.onWritten?.(await writeBackup(store, source, config.backupKeep));
+          if (this.abort.signal.aborted) return;
+          if (await isDue(store, source, config.backupIntervalMs)) {
+            this.options.onWritten?.(await writeBackup(store, source, config.backupKeep, undefined, this.abort.signal));
+          }
         } catch (error) {
+          if (this.abort.signal.aborted) return;
           this.options.onError?.(error);
         }
       }
@@ -120,10 +125,11 @@ export class BackupScheduler {
     }
   }
 
-  private stopped = false;
+  private readonly abort = new AbortController();
 
+  /** Stops the job; a write in progress is abandoned (nothing published) and awaited. */
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.abort.abort();
     clearInterval(this.timer);
     this.timer = undefined;
     await this.running?.catch(() => {});

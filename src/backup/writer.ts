@@ -30,6 +30,8 @@ export interface WriteArchiveOptions {
   /** Called before the archive is published; false (or a throw) discards it (e.g. the feed changed meanwhile). */
   stillValid?: () => Promise<boolean>;
   onProgress?: (records: number) => void;
+  /** Aborts the write (server shutdown); nothing is published. */
+  signal?: AbortSignal;
 }
 
 export class ArchiveOutdatedError extends Error {
@@ -134,6 +136,7 @@ export async function writeArchive(options: WriteArchiveOptions): Promise<Archiv
   try {
     for await (const record of options.records) {
       if (failure) throw failure;
+      options.signal?.throwIfAborted();
       if (!member || memberRecords >= maxRecords || memberBytes >= maxBytes) {
         member?.end();
         member = new PassThrough({ highWaterMark: 1 << 20 });
@@ -163,6 +166,7 @@ export async function writeArchive(options: WriteArchiveOptions): Promise<Archiv
     zip.end();
     await done;
     await syncPath(tmpZip);
+    options.signal?.throwIfAborted();
     if (options.stillValid && !(await options.stillValid())) throw new ArchiveOutdatedError(name);
     // Publish under a name no other writer (another process) took: link() never replaces.
     const published = await publish(tmpZip, folder, name, writtenAt);

@@ -80,6 +80,24 @@ describe('writeArchive', () => {
     expect(await store.list('v4', 'f')).toEqual([first]);
   });
 
+  it('an aborted write (server shutdown) publishes nothing and leaves no file', async () => {
+    const first = await writeArchive({ store, kind: 'v4', name: 'f', sourceVersion: '1', records: generate(10) });
+    const controller = new AbortController();
+    await expect(
+      writeArchive({
+        store,
+        kind: 'v4',
+        name: 'f',
+        sourceVersion: '2',
+        records: generate(10_000),
+        signal: controller.signal,
+        onProgress: (n) => n === 5000 && controller.abort(),
+      }),
+    ).rejects.toThrow(/abort/i);
+    expect(await store.list('v4', 'f')).toEqual([first]);
+    expect(folderEntries('f')).toEqual([first.file, `${first.file}.meta`].sort());
+  });
+
   it('an archive whose source changed while it was written is discarded', async () => {
     const first = await writeArchive({ store, kind: 'v4', name: 'f', sourceVersion: '1', records: generate(10) });
     await expect(
