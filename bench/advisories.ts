@@ -1,0 +1,410 @@
+/**
+ * The advisory benchmark: a deterministic CVE-record feed (bench/advisory-dataset.ts) loaded through
+ * the product's loader, then `/v4/advisory` query classes measured in-process (the bare storage
+ * query the route runs) and through the real server (c=1 and c=32), and a full cursor walk.
+ *
+ *   node dist-bench/bench/advisories.js --records 400000 [--engine sqlite|postgres] [--database-url URL]
+ *        [--quick] [--out bench/results] [--workers 2]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseDatabaseUrl, type DatabaseConfig } from '../src/config.js';
+import { needsMatchData } from '../src/core/advisory/filters.js';
+import { loadFeedItems, recordsAsItems } from '../src/ingest/feeds/load.js';
+import { parseAdvisoryFilters } from '../src/server/routes/advisory/filters.js';
+import { createStorage, type Storage } from '../src/storage/index.js';
+import type { AdvisoryPaging } from '../src/storage/advisories/index.js';
+import { emptyStats, generateAdvisories, type AdvisoryStats } from './advisory-dataset.js';
+import { writeAdvisoryReport, type AdvisoryBenchResult, type AdvisoryQueryFigures } from './advisories-report.js';
+import { percentile, runLoad, timeRuns } from './http-load.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = path.join(ROOT, 'dist/cli/main.js');
+const FEED = { name: 'mitre-cvelist-v5', description: 'Synthetic CVE List V5 records (advisory benchmark)', adapter: 'mitre-cvelist-v5' };
+const LIMIT = 100;
+const SEED = 7;
+
+interface Options {
+  records: number;
+  engine: 'sqlite' | 'postgres';
+  databaseUrl?: string;
+  out: string;
+  quick: boolean;
+  workers: number;
+}
+
+function parseArgs(argv: string[]): Options {
+  const options: Options = { records: 400_000, engine: 'sqlite', out: path.join(ROOT, 'bench/results'), quick: false, workers: 2 };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => argv[++i] ?? fail(`${arg} needs a value`);
+    if (arg === '--records') options.records = Number(value());
+    else if (arg === '--engine') options.engine = value() as Options['engine'];
+    else if (arg === '--database-url') options.databaseUrl = value();
+    else if (arg === '--out') options.out = value();
+    else if (arg === '--quick') options.quick = true;
+    else if (arg === '--workers') options.workers = Number(value());
+    else fail(`unknown argument ${arg}`);
+  }
+  if (!Number.isInteger(options.records) || options.records < 100) fail('--records must be a whole number ≥ 100');
+  if (!['sqlite', 'postgres'].includes(options.engine)) fail('--engine is sqlite or postgres');
+  if (!Number.isInteger(options.workers) || options.workers < 1) fail('--workers must be a whole number ≥ 1');
+  return options;
+}
+
+function fail(message: string): never {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(2);
+}
+
+const say = (message: string) => process.stderr.write(`[bench-adv ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+
+interface QueryClass {
+  name: string;
+  params: Record<string, string>;
+}
+
+/** Top entry of a count map (by count, then key, so picks are deterministic). */
+function ranked(map: Map<string, number>): Array<[string, number]> {
+  return [...map.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+}
+
+function closest(map: Map<string, number>, target: number): [string, number] {
+  return ranked(map).reduce((best, entry) => (Math.abs(entry[1] - target) < Math.abs(best[1] - target) ? entry : best));
+}
+
+/** Query values picked from the generated data: a popular vendor, a mid-popular product (~1% of the feed), … */
+export function pickAdvisoryQueries(stats: AdvisoryStats): QueryClass[] {
+  const packageVendors = new Set(stats.products.filter((p) => p.package).map((p) => p.vendor));
+  const vendor = ranked(stats.vendorCounts).find(([name]) => !packageVendors.has(name))![0];
+  // A product of a non-package vendor with about 1% of the records (a popular product, not the head).
+  const productTarget = Math.max(5, stats.records * 0.01);
+  // Semver-style: vendor-style ranges (versionType custom) rest on a guessed order, which the version filter never matches.
+  const cpeProducts = new Map(
+    [...stats.productCounts].filter(([key]) => {
+      const candidate = stats.products[stats.productIndex.get(key)!]!;
+      return !candidate.package && candidate.style === 'semver';
+    }),
+  );
+  const [pairKey] = closest(cpeProducts, productTarget);
+  const product = stats.products[stats.productIndex.get(pairKey)!]!;
+  const middle = product.versions[Math.floor(product.versions.length / 2)]!;
+  const packages = new Map([...stats.productCounts].filter(([key]) => stats.products[stats.productIndex.get(key)!]!.package?.purl));
+  const [packageKey] = closest(packages, Math.max(3, stats.records * 0.003));
+  const pkg = stats.products[stats.productIndex.get(packageKey)!]!;
+  const pkgVersion = pkg.versions[Math.floor(pkg.versions.length / 2)]!;
+  const named = new Map([...stats.productCounts].filter(([key]) => stats.products[stats.productIndex.get(key)!]!.package));
+  const [nameKey] = closest(named, Math.max(3, stats.records * 0.005));
+  const packageName = stats.products[stats.productIndex.get(nameKey)!]!.package!.name;
+  const base = { name: FEED.name, limit: String(LIMIT) };
+  const purlName = pkg.package!.name.replace('@', '%40');
+  return [
+    { name: 'cve_id', params: { ...base, cve_id: stats.sampleCveId } },
+    { name: 'vendor', params: { ...base, vendor: vendor } },
+    { name: 'vendor+product', params: { ...base, vendor: product.vendor, product: product.product } },
+    { name: 'vendor+product+version', params: { ...base, vendor: product.vendor, product: product.product, version: middle } },
+    { name: 'cpe (with version)', params: { ...base, cpe: `cpe:2.3:a:${product.vendor}:${product.product}:${middle}` } },
+    { name: 'purl (with version)', params: { ...base, purl: `pkg:${pkg.package!.ecosystem}/${purlName}@${pkgVersion}` } },
+    { name: 'package_name', params: { ...base, package_name: packageName } },
+    { name: 'reference_tag', params: { ...base, reference_tag: 'exploit' } },
+    { name: 'description_lang', params: { ...base, description_lang: 'ja' } },
+    { name: 'updatedAfter (date-math)', params: { ...base, updatedAfter: 'now-30d' } },
+    { name: 'no filter (page 1)', params: { ...base } },
+    { name: 'deep page (page 50)', params: { ...base, page: '50' } },
+  ];
+}
+
+/** The walk: a filter with about 50k results (the tag closest to it), or the whole feed with --quick. */
+function pickWalk(stats: AdvisoryStats, quick: boolean): Record<string, string> {
+  if (quick) return { name: FEED.name };
+  const [tag] = closest(stats.tagCounts, 50_000);
+  return { name: FEED.name, reference_tag: tag };
+}
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-bench-adv-'));
+  const database = databaseFor(options, work);
+  const url = databaseUrlOf(database);
+  const now = Date.now();
+
+  await dropSchema(database);
+  say(`generating ${options.records.toLocaleString('en-US')} advisories (dry pass: statistics and generation speed)`);
+  const stats = emptyStats(now, SEED);
+  const generateStarted = performance.now();
+  for (const _ of generateAdvisories(options.records, { seed: SEED, now }, stats)) void _;
+  const generateSeconds = (performance.now() - generateStarted) / 1000;
+
+  const storage = await createStorage(database);
+  let server: ChildProcess | undefined;
+  try {
+    say('loading through loadFeedItems');
+    const loadStarted = performance.now();
+    const summary = await loadFeedItems(storage, FEED, recordsAsItems(generateAdvisories(options.records, { seed: SEED, now })), { source: 'bench' });
+    const loadSeconds = (performance.now() - loadStarted) / 1000;
+    say(`loaded ${summary.records} records in ${loadSeconds.toFixed(1)} s (${summary.rejected} rejected)`);
+    if (summary.records !== options.records) throw new Error(`the feed holds ${summary.records} records, expected ${options.records}`);
+    const peakRssMiB = process.resourceUsage().maxRSS / 1024;
+    const databaseMiB = database.engine === 'sqlite' ? sqliteSizeMiB(database.file) : undefined;
+
+    const token = (await storage.tokens.create('bench', { rateLimit: 'unlimited' })).token;
+    const port = await freePort();
+    say('starting the server');
+    const env = { VULNSCOPE_DATABASE_URL: url, VULNSCOPE_LOG_LEVEL: 'warn' };
+    server = await startServer({ ...env, VULNSCOPE_PORT: String(port), VULNSCOPE_WORKERS: String(options.workers) });
+    const baseUrl = `http://127.0.0.1:${port}`;
+
+    const floorRequests = options.quick ? 40 : 300;
+    say('HTTP floor (GET /whoami)');
+    const floor1 = await runLoad(['/whoami'], { baseUrl, token, concurrency: 1, requests: floorRequests, warmup: 20 });
+    const floor32 = await runLoad(['/whoami'], { baseUrl, token, concurrency: 32, requests: options.quick ? 100 : 2000, warmup: 20 });
+
+    const queries: AdvisoryQueryFigures[] = [];
+    for (const query of pickAdvisoryQueries(stats)) {
+      say(`query: ${query.name} ${new URLSearchParams(query.params)}`);
+      queries.push(await measureQuery(query, { storage, baseUrl, token, quick: options.quick }));
+      const q = queries[queries.length - 1]!;
+      say(`  filtered ${q.filtered}, engine p50 ${q.engineP50Ms.toFixed(2)} ms, API p50 ${q.api.c1.p50Ms.toFixed(2)} ms, c=32 ${q.api.c32.requestsPerSecond.toFixed(0)} req/s`);
+    }
+
+    const walkParams = pickWalk(stats, options.quick);
+    say(`cursor walk ${new URLSearchParams(walkParams)}`);
+    const walk = await measureWalk(walkParams, baseUrl, token);
+    say(`walk: ${walk.records} records, ${walk.pages} pages, ${walk.recordsPerSecond.toFixed(0)} records/s, ${walk.duplicates} duplicates`);
+    if (walk.duplicates !== 0 || walk.records !== walk.total) throw new Error(`the walk returned ${walk.records} of ${walk.total} records with ${walk.duplicates} duplicates`);
+
+    const result: AdvisoryBenchResult = {
+      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+      date: new Date().toISOString(),
+      engine: options.engine,
+      records: options.records,
+      quick: options.quick,
+      serverWorkers: options.workers,
+      feed: FEED.name,
+      dataset: {
+        products: stats.products.length,
+        vendors: new Set(stats.products.map((p) => p.vendor)).size,
+        generateSeconds,
+        recordsPerSecond: options.records / generateSeconds,
+      },
+      load: {
+        seconds: loadSeconds,
+        recordsPerSecond: options.records / Math.max(0.001, loadSeconds - generateSeconds),
+        added: summary.added,
+        records: summary.records,
+        rejected: summary.rejected,
+        peakRssMiB,
+        ...(databaseMiB !== undefined ? { databaseMiB } : {}),
+      },
+      floor: { c1: floor1, c32: floor32 },
+      queries,
+      walk,
+    };
+    const files = writeAdvisoryReport(options.out, result);
+    say(`results: ${files.join(', ')}`);
+  } finally {
+    if (server) await stopServer(server);
+    await storage.close();
+    fs.rmSync(work, { recursive: true, force: true });
+    await dropSchema(database);
+  }
+}
+
+async function measureQuery(query: QueryClass, context: { storage: Storage; baseUrl: string; token: string; quick: boolean }): Promise<AdvisoryQueryFigures> {
+  const { feed, filters } = parseAdvisoryFilters(query.params);
+  const limit = Number(query.params.limit ?? LIMIT);
+  const page = Number(query.params.page ?? 1);
+  const paging: AdvisoryPaging = { mode: 'offset', offset: (page - 1) * limit, limit };
+  const feeds = [feed ?? FEED.name];
+  const first = await context.storage.advisories.search(feeds, filters, paging);
+  // Budget by cost: a query of ~1 ms gets the full run counts, one of ~1 s a few dozen requests.
+  const firstMs = (await timeRuns(1, () => context.storage.advisories.search(feeds, filters, paging)))[0]!;
+  const budget = (seconds: number, min: number, max: number) => Math.max(min, Math.min(max, Math.round((seconds * 1000) / Math.max(firstMs, 0.05))));
+  const runs = context.quick ? 5 : budget(3, 10, 200);
+  const engineMs = await timeRuns(runs, () => context.storage.advisories.search(feeds, filters, paging));
+  const path = `/v4/advisory?${new URLSearchParams(query.params)}`;
+  const c1Requests = context.quick ? 10 : budget(5, 20, 300);
+  const c32Requests = context.quick ? 64 : budget(8, 64, 2000);
+  const c1 = await runLoad([path], { baseUrl: context.baseUrl, token: context.token, concurrency: 1, requests: c1Requests, warmup: context.quick ? 2 : 5 });
+  const c32 = await runLoad([path], { baseUrl: context.baseUrl, token: context.token, concurrency: 32, requests: c32Requests, warmup: context.quick ? 2 : 5 });
+  // Warm-up requests are not counted by runLoad; one more check that the API agrees with the engine.
+  const check = (await getJson(`${context.baseUrl}${path}`, context.token)).body as { _meta?: { filtered: number } };
+  if (check._meta?.filtered !== first.filtered) throw new Error(`${query.name}: the API says ${check._meta?.filtered} records match, the engine ${first.filtered}`);
+  return {
+    name: query.name,
+    params: query.params,
+    filtered: first.filtered,
+    matchData: needsMatchData(filters),
+    engineRuns: runs,
+    engineP50Ms: percentile(engineMs, 0.5),
+    engineP99Ms: percentile(engineMs, 0.99),
+    api: { c1, c32 },
+  };
+}
+
+async function measureWalk(params: Record<string, string>, baseUrl: string, token: string): Promise<AdvisoryBenchResult['walk']> {
+  let url = `${baseUrl}/v4/advisory?${new URLSearchParams({ ...params, start_cursor: 'true', limit: String(LIMIT) })}`;
+  const seen = new Set<string>();
+  let duplicates = 0;
+  let records = 0;
+  let pages = 0;
+  let total = 0;
+  const pageMs: number[] = [];
+  // One keep-alive connection, as a client walking a feed would use; destroyed after the walk.
+  const walkAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const started = performance.now();
+  for (;;) {
+    const t0 = performance.now();
+    const response = await getJson(url, token, walkAgent);
+    if (response.status !== 200) throw new Error(`walk page ${pages + 1}: HTTP ${response.status} ${JSON.stringify(response.body)}`);
+    const body = response.body as { _meta: { filtered: number; next_cursor?: string }; data: Array<{ cveMetadata: { cveId: string } }> };
+    pageMs.push(performance.now() - t0);
+    pages++;
+    total = body._meta.filtered;
+    for (const record of body.data) {
+      const id = record.cveMetadata.cveId;
+      if (seen.has(id)) duplicates++;
+      seen.add(id);
+      records++;
+    }
+    if (!body._meta.next_cursor) break;
+    url = `${baseUrl}/v4/advisory?${new URLSearchParams({ cursor: body._meta.next_cursor })}`;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  walkAgent.destroy();
+  pageMs.sort((a, b) => a - b);
+  return {
+    params,
+    limit: LIMIT,
+    total,
+    records,
+    pages,
+    duplicates,
+    seconds,
+    recordsPerSecond: records / seconds,
+    pageP50Ms: percentile(pageMs, 0.5),
+    pageP99Ms: percentile(pageMs, 0.99),
+  };
+}
+
+/** GET with node:http (no connection left open unless `agent` keeps one): status and parsed body. */
+function getJson(url: string, token: string, agent: http.Agent | false = false): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { agent, headers: { authorization: `Bearer ${token}` } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => {
+        try {
+          resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as unknown });
+        } catch (error) {
+          reject(error as Error);
+        }
+      });
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+  });
+}
+
+async function startServer(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const deadline = Date.now() + 5 * 60_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await getStatus(`http://127.0.0.1:${env.VULNSCOPE_PORT}/healthz`)) === 200) return child;
+    } catch {
+      /* not up yet */
+    }
+    if (child.exitCode !== null) throw new Error(`the server exited during start (code ${child.exitCode})`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill('SIGTERM');
+  throw new Error('the server did not start');
+}
+
+function getStatus(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { agent: false }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', reject);
+  });
+}
+
+/** SIGTERM, then SIGKILL if the server has not exited within 15 s. */
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const closed = new Promise((resolve) => child.once('close', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await closed;
+  clearTimeout(timer);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    void import('node:net').then(({ createServer }) => {
+      const probe = createServer();
+      probe.once('error', reject);
+      probe.listen(0, '127.0.0.1', () => {
+        const address = probe.address();
+        const port = typeof address === 'object' && address ? address.port : 0;
+        probe.close(() => resolve(port));
+      });
+    });
+  });
+}
+
+function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VULNSCOPE_')));
+}
+
+function sqliteSizeMiB(file: string): number {
+  let bytes = 0;
+  for (const suffix of ['', '-wal']) {
+    try {
+      bytes += fs.statSync(file + suffix).size;
+    } catch {
+      /* no such file */
+    }
+  }
+  return bytes / 2 ** 20;
+}
+
+function databaseFor(options: Options, work: string): DatabaseConfig {
+  if (options.engine === 'sqlite') return { engine: 'sqlite', file: path.join(work, 'advisories.db') };
+  const base = options.databaseUrl ?? process.env.VULNSCOPE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const config = parseDatabaseUrl(base);
+  if (config.engine !== 'postgres') fail('--engine postgres needs a postgres:// URL');
+  return { ...config, schema: `bench_adv_${options.records}` };
+}
+
+function databaseUrlOf(config: DatabaseConfig): string {
+  if (config.engine === 'sqlite') return config.file;
+  const url = new URL(config.url);
+  if (config.schema) url.searchParams.set('schema', config.schema);
+  return url.toString();
+}
+
+async function dropSchema(config: DatabaseConfig): Promise<void> {
+  if (config.engine !== 'postgres' || !config.schema) return;
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({ connectionString: config.url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${config.schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${(error as Error).stack}\n`);
+  process.exit(1);
+});
