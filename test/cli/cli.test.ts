@@ -173,6 +173,31 @@ describe('vulnscope CLI', () => {
   });
 });
 
+describe('vulnscope serve --workers 2', () => {
+  it('serves from a cluster and exits cleanly on SIGTERM', async () => {
+    const token = (await runCli(['token', 'create', '--name', 'cluster'], env)).stdout.trim();
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const server = spawnCli(['serve', '--port', String(port), '--workers', '2'], { ...env, VULNSCOPE_LOG_LEVEL: 'warn' });
+    const closed = new Promise((resolve) => server.on('close', resolve));
+    const up = await waitFor(async () => {
+      try {
+        return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+      } catch {
+        return false;
+      }
+    }, 30000);
+    expect(up).toBe(true);
+    for (let i = 0; i < 20; i++) {
+      const response = await fetch(`http://127.0.0.1:${port}/whoami`, { headers: { authorization: token }, keepalive: false });
+      expect(response.status).toBe(200);
+      await response.json();
+    }
+    server.kill('SIGTERM');
+    const exited = await Promise.race([closed.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 20000))]);
+    expect(exited).toBe(true);
+  }, 60000);
+});
+
 async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -13,6 +13,8 @@ export async function serve(config: Config, announce?: (server: RunningServer) =
   announce?.(server);
   await untilSignal();
   await server.close();
+  // A worker's IPC channel to the primary would keep it alive after everything else closed.
+  if (cluster.isWorker) cluster.worker?.disconnect();
 }
 
 async function supervise(workers: number): Promise<void> {
