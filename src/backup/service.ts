@@ -93,9 +93,10 @@ export class BackupScheduler {
     const { config } = this.options;
     if (config.backupIntervalMs <= 0 || this.timer) return;
     const every = this.options.checkMs ?? Math.min(config.backupIntervalMs, 60_000);
+    // The first check comes one period after the start, not at once: a short-lived server (a test,
+    // a benchmark run) does not spend its first seconds archiving.
     this.timer = setInterval(() => void this.check(), every);
     this.timer.unref();
-    void this.check();
   }
 
   /** One pass over every source; concurrent calls share the pass. */

@@ -36,7 +36,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     serializers: {
       req: (request: { method: string; url: string; ip?: string }) => ({
         method: request.method,
-        url: redactToken(request.url),
+        // Signed backup URLs are credentials while they last: their signature is redacted like tokens.
+        url: redactToken(request.url).replace(/([?&]signature=)[^&#]*/gi, '$1REDACTED'),
         remoteAddress: request.ip,
       }),
     },

@@ -246,6 +246,16 @@ describe.each(engineCases())('backups ($name)', (engine) => {
       expect((await t.app.inject({ method: 'GET', url: local(fresh.url) })).statusCode).toBe(200);
     });
 
+    it('keeps download signatures out of the logs', async () => {
+      const url = new URL((await t.get(`/v4/backup/${FEED}`)).body.url_mrap);
+      const signature = url.searchParams.get('signature')!;
+      await download(t, url.toString());
+      const logged = t.logs.join('');
+      expect(logged).toContain(url.pathname);
+      expect(logged).not.toContain(signature);
+      expect(logged).toContain('signature=REDACTED');
+    });
+
     it('is not rate limited and needs no token, while the API still does', async () => {
       expect((await t.get(`/v4/backup/${FEED}`, null)).status).toBe(401);
       const url = (await t.get(`/v4/backup/${FEED}`)).body.url_mrap;

@@ -142,12 +142,13 @@ describe.each(engineCases())('vulnscope backup and the official clients on the w
   });
 
   it("the server's background job archives the data once the server listens", async () => {
-    const other = await startBackupApp(engine, { VULNSCOPE_BACKUP_INTERVAL: '24h' });
+    // Checks every min(interval, 60 s), the first one period after the start.
+    const other = await startBackupApp(engine, { VULNSCOPE_BACKUP_INTERVAL: '1s' });
     try {
       await loadFeed(other, 10);
       const store = new BackupStore(other.backupDir);
       // Under inject (not listening) nothing runs in the background.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(await store.latest('v4', FEED)).toBeUndefined();
       await other.app.listen({ host: '127.0.0.1', port: 0 });
       const deadline = Date.now() + 10_000;
