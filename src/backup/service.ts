@@ -3,10 +3,13 @@
  * last `keep`), and the server's background job: every check it rewrites the archives whose source
  * changed since they were written, at most once per interval per source.
  */
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import type { Storage } from '../storage/index.js';
 import { allSources, type BackupSource } from './sources.js';
-import { BackupStore, type ArchiveMeta } from './store.js';
+import type { BackupStore, ArchiveMeta } from './store.js';
 import { ArchiveOutdatedError, writeArchive } from './writer.js';
 
 export interface WrittenArchive {
@@ -15,6 +18,8 @@ export interface WrittenArchive {
   /** Why nothing was written (no data yet). */
   skipped?: string;
   ms: number;
+  /** Written in a worker thread. */
+  inWorker?: boolean;
 }
 
 const locks = new Map<string, Promise<unknown>>();
@@ -72,12 +77,51 @@ export async function isDue(store: BackupStore, source: BackupSource, intervalMs
   return latest.sourceVersion !== version && now - latest.writtenAt >= intervalMs;
 }
 
+const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
+
+/**
+ * Whether background writes can run in a worker thread: from the built code (the worker is a .js
+ * file; under the TypeScript sources, e.g. tests, writes run in-process) and on a database another
+ * connection can open.
+ */
+export function workerAvailable(config: Config): boolean {
+  return fs.existsSync(WORKER) && !(config.database.engine === 'sqlite' && config.database.file === ':memory:');
+}
+
+/** Writes one archive in a worker thread (see worker.ts); rejects on failure or abort. */
+export function writeBackupInWorker(config: Config, source: BackupSource, signal?: AbortSignal): Promise<WrittenArchive> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER, { workerData: { config, kind: source.kind, name: source.name } });
+    let settled = false;
+    const onAbort = () => {
+      worker.postMessage({ type: 'abort' });
+      // A worker stuck in a long database read is stopped outright (its temporary file is pruned later).
+      setTimeout(() => void worker.terminate(), 5000).unref();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const finish = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      fn();
+    };
+    worker.on('message', (message: { meta?: ArchiveMeta; skipped?: string; error?: string; ms?: number }) => {
+      if (message.error !== undefined) finish(() => reject(new Error(message.error)));
+      else finish(() => resolve({ source, ms: message.ms ?? 0, inWorker: true, ...(message.meta ? { meta: message.meta } : { skipped: message.skipped ?? 'skipped' }) }));
+    });
+    worker.on('error', (error) => finish(() => reject(error)));
+    worker.on('exit', (code) => finish(() => reject(new Error(`backup worker exited (${code}) without a result`))));
+  });
+}
+
 export interface BackupSchedulerOptions {
   store: BackupStore;
   storage: Storage;
   config: Config;
   /** How often to look for changes (ms); default min(interval, 60 s). */
   checkMs?: number;
+  /** Write in a worker thread (default: when workerAvailable); the serving event loop stays free. */
+  inWorker?: boolean;
   onWritten?: (written: WrittenArchive) => void;
   onError?: (error: unknown) => void;
 }
@@ -87,7 +131,11 @@ export class BackupScheduler {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
 
-  constructor(private readonly options: BackupSchedulerOptions) {}
+  private readonly inWorker: boolean;
+
+  constructor(private readonly options: BackupSchedulerOptions) {
+    this.inWorker = options.inWorker ?? workerAvailable(options.config);
+  }
 
   start(): void {
     const { config } = this.options;
@@ -114,7 +162,10 @@ export class BackupScheduler {
         try {
           if (this.abort.signal.aborted) return;
           if (await isDue(store, source, config.backupIntervalMs)) {
-            this.options.onWritten?.(await writeBackup(store, source, config.backupKeep, undefined, this.abort.signal));
+            const written = this.inWorker
+              ? await writeBackupInWorker(config, source, this.abort.signal)
+              : await writeBackup(store, source, config.backupKeep, undefined, this.abort.signal);
+            this.options.onWritten?.(written);
           }
         } catch (error) {
           if (this.abort.signal.aborted) return;

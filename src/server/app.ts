@@ -74,7 +74,11 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       storage: context.storage,
       config: context.config,
       onWritten: (written) =>
-        written.meta && app.log.info({ backup: written.meta.file, records: written.meta.records, bytes: written.meta.size }, 'backup written'),
+        written.meta &&
+        app.log.info(
+          { backup: written.meta.file, records: written.meta.records, bytes: written.meta.size, ms: Math.round(written.ms), in_worker: Boolean(written.inWorker) },
+          'backup written',
+        ),
       onError: (error) => app.log.error({ err: error }, 'backup failed'),
     });
     app.addHook('onListen', async () => scheduler.start());

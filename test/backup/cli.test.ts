@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackupStore } from '../../src/backup/store.js';
 import type { DatabaseConfig } from '../../src/config.js';
-import { runCli } from '../support/cli.js';
+import { runCli, spawnCli } from '../support/cli.js';
 import { engineCases } from '../support/engines.js';
 import { FEED, loadFeed, recordsOf, sha256, startBackupApp, unzip, type BackupTestApp } from './support.js';
 
@@ -156,6 +156,47 @@ describe.each(engineCases())('vulnscope backup and the official clients on the w
       expect((await store.latest('v4', FEED))?.records).toBe(10);
     } finally {
       await other.close();
+    }
+  });
+
+  it('vulnscope serve archives in a worker thread after changes, and keeps serving meanwhile', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-serve-backups-'));
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    let logs = '';
+    const server = spawnCli(['serve', '--port', String(port)], {
+      VULNSCOPE_DATABASE_URL: databaseUrl(t.config.database),
+      VULNSCOPE_BACKUP_DIR: dir,
+      VULNSCOPE_BACKUP_INTERVAL: '1s',
+      VULNSCOPE_RATE_LIMIT: 'unlimited',
+    });
+    server.stdout!.on('data', (chunk) => (logs += chunk));
+    server.stderr!.on('data', (chunk) => (logs += chunk));
+    try {
+      const store = new BackupStore(dir);
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline && !((await store.latest('v4', FEED)) && (await store.latest('v3', 'target-intel')))) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect((await store.latest('v4', FEED))?.records, logs).toBe(1500);
+      expect((await store.latest('v3', 'target-intel'))?.records, logs).toBe(2);
+      expect(logs).toMatch(/"in_worker":true[^\n]*"msg":"backup written"/);
+      const first = (await store.latest('v4', FEED))!;
+      // A change is archived at the next check; unchanged sources are not rewritten.
+      await loadFeed(t, 1501, 'changed');
+      while (Date.now() < deadline + 20_000 && (await store.latest('v4', FEED))!.file === first.file) {
+        const response = await fetch(`http://127.0.0.1:${port}/v4/backup/${FEED}`, { headers: { authorization: t.token } });
+        expect(response.status).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const second = (await store.latest('v4', FEED))!;
+      expect(second.records).toBe(1501);
+      expect((await store.list('v3', 'target-intel')).length).toBe(1);
+      const info = await (await fetch(`http://127.0.0.1:${port}/v4/backup/${FEED}`, { headers: { authorization: t.token } })).json();
+      expect(info.sha256).toBe(second.sha256);
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.on('close', resolve));
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
