@@ -154,7 +154,7 @@ async function main(): Promise<void> {
     const token = (await storage.tokens.create('bench', { rateLimit: 'unlimited' })).token;
     const port = await freePort();
     say('starting the server');
-    const env = { VULNSCOPE_DATABASE_URL: url, VULNSCOPE_LOG_LEVEL: 'warn' };
+    const env = { VULNSCOPE_DATABASE_URL: url, VULNSCOPE_LOG_LEVEL: 'warn', VULNSCOPE_BACKUP_INTERVAL: '0' };
     server = await startServer({ ...env, VULNSCOPE_PORT: String(port), VULNSCOPE_WORKERS: String(options.workers) });
     const baseUrl = `http://127.0.0.1:${port}`;
 

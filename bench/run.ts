@@ -72,7 +72,8 @@ async function main(): Promise<void> {
   const datasetBytes = fs.statSync(dataset).size;
 
   say('ingest through `vulnscope ingest scans` (the real pipeline)');
-  const env = { VULNSCOPE_DATABASE_URL: url, VULNSCOPE_RETENTION_DAYS: '0', VULNSCOPE_LOG_LEVEL: 'warn' };
+  // No background backup writes: they would compete with the measured work.
+  const env = { VULNSCOPE_DATABASE_URL: url, VULNSCOPE_RETENTION_DAYS: '0', VULNSCOPE_LOG_LEVEL: 'warn', VULNSCOPE_BACKUP_INTERVAL: '0' };
   const ingest = await runCliMeasured(['ingest', 'scans', '--batch-size', '2000', dataset], env);
   say(`ingested in ${ingest.seconds.toFixed(1)} s, peak RSS ${(ingest.maxRssKb / 1024).toFixed(0)} MiB`);
 
