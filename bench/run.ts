@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,7 +91,7 @@ async function main(): Promise<void> {
 
   // Exempt from rate limits, so budgets never distort the numbers.
   const token = (await storage.tokens.create('bench', { rateLimit: 'unlimited' })).token;
-  const port = 30000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   say('starting the server');
   const server = await startServer({ ...env, VULNSCOPE_PORT: String(port), VULNSCOPE_WORKERS: String(options.workers) });
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -285,6 +286,18 @@ async function startServer(env: Record<string, string>): Promise<ChildProcess> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error('the server did not start');
+}
+
+/** A port the OS reports free right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 function cleanEnv(): NodeJS.ProcessEnv {

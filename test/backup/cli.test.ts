@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackupStore } from '../../src/backup/store.js';
 import type { DatabaseConfig } from '../../src/config.js';
-import { runCli, spawnCli } from '../support/cli.js';
+import { freePort, runCli, spawnCli } from '../support/cli.js';
 import { engineCases } from '../support/engines.js';
 import { FEED, loadFeed, recordsOf, sha256, startBackupApp, unzip, type BackupTestApp } from './support.js';
 
@@ -161,7 +161,7 @@ describe.each(engineCases())('vulnscope backup and the official clients on the w
 
   it('vulnscope serve archives in a worker thread after changes, and keeps serving meanwhile', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-serve-backups-'));
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     let logs = '';
     const server = spawnCli(['serve', '--port', String(port)], {
       VULNSCOPE_DATABASE_URL: databaseUrl(t.config.database),

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, SHARED_DATA, spawnCli } from '../support/cli.js';
+import { freePort, runCli, SHARED_DATA, spawnCli } from '../support/cli.js';
 
 let dir: string;
 let env: Record<string, string>;
@@ -143,7 +143,7 @@ describe('vulnscope CLI', () => {
 
   it('serves the API on a real socket', async () => {
     const token = (await runCli(['token', 'create', '--name', 'e2e'], env)).stdout.trim();
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const server = spawnCli(['serve', '--port', String(port)], { ...env, VULNSCOPE_LOG_LEVEL: 'warn' });
     try {
       const up = await waitFor(async () => {
@@ -176,7 +176,7 @@ describe('vulnscope CLI', () => {
 describe('vulnscope serve --workers 2', () => {
   it('serves from a cluster and exits cleanly on SIGTERM', async () => {
     const token = (await runCli(['token', 'create', '--name', 'cluster'], env)).stdout.trim();
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const server = spawnCli(['serve', '--port', String(port), '--workers', '2'], { ...env, VULNSCOPE_LOG_LEVEL: 'warn' });
     const closed = new Promise((resolve) => server.on('close', resolve));
     const up = await waitFor(async () => {

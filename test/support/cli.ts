@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -29,4 +30,16 @@ export function runCli(args: string[], env: Record<string, string>, stdin?: stri
 export function spawnCli(args: string[], env: Record<string, string>): ChildProcess {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VULNSCOPE_')));
   return spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...clean, ...env }, stdio: 'pipe' });
+}
+
+/** A port the OS reports free right now (random ports collide with ephemeral client ports). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
