@@ -21,6 +21,7 @@ import type { AdvisoryPaging } from '../src/storage/advisories/index.js';
 import { emptyStats, generateAdvisories, type AdvisoryStats } from './advisory-dataset.js';
 import { writeAdvisoryReport, type AdvisoryBenchResult, type AdvisoryQueryFigures } from './advisories-report.js';
 import { percentile, runLoad, timeRuns } from './http-load.js';
+import { cleanEnv, databaseUrlOf, dropSchema, fail, freePort } from './common.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = path.join(ROOT, 'dist/cli/main.js');
@@ -56,10 +57,6 @@ function parseArgs(argv: string[]): Options {
   return options;
 }
 
-function fail(message: string): never {
-  process.stderr.write(`bench: ${message}\n`);
-  process.exit(2);
-}
 
 const say = (message: string) => process.stderr.write(`[bench-adv ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 
@@ -347,23 +344,7 @@ async function stopServer(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    void import('node:net').then(({ createServer }) => {
-      const probe = createServer();
-      probe.once('error', reject);
-      probe.listen(0, '127.0.0.1', () => {
-        const address = probe.address();
-        const port = typeof address === 'object' && address ? address.port : 0;
-        probe.close(() => resolve(port));
-      });
-    });
-  });
-}
 
-function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VULNSCOPE_')));
-}
 
 function sqliteSizeMiB(file: string): number {
   let bytes = 0;
@@ -385,24 +366,7 @@ function databaseFor(options: Options, work: string): DatabaseConfig {
   return { ...config, schema: `bench_adv_${options.records}` };
 }
 
-function databaseUrlOf(config: DatabaseConfig): string {
-  if (config.engine === 'sqlite') return config.file;
-  const url = new URL(config.url);
-  if (config.schema) url.searchParams.set('schema', config.schema);
-  return url.toString();
-}
 
-async function dropSchema(config: DatabaseConfig): Promise<void> {
-  if (config.engine !== 'postgres' || !config.schema) return;
-  const pg = (await import('pg')).default;
-  const client = new pg.Client({ connectionString: config.url });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS ${config.schema} CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
 
 main().catch((error) => {
   process.stderr.write(`bench failed: ${(error as Error).stack}\n`);

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +9,7 @@ import { prepare } from '../src/ingest/pipeline.js';
 import { IndexSync } from '../src/search/index-sync.js';
 import { parseHostQuery } from '../src/server/routes/target-intel/query.js';
 import { createStorage, type Storage } from '../src/storage/index.js';
+import { cleanEnv, databaseUrlOf, dropSchema, fail, freePort } from './common.js';
 import { writeDataset, type DatasetStats } from './dataset.js';
 import { percentile, runLoad, timeRuns, type LoadResult } from './http-load.js';
 import { pickQueries, pickWalk, type QueryClass } from './queries.js';
@@ -49,10 +49,6 @@ function parseArgs(argv: string[]): Options {
   return options;
 }
 
-function fail(message: string): never {
-  process.stderr.write(`bench: ${message}\n`);
-  process.exit(2);
-}
 
 const say = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 
@@ -288,21 +284,7 @@ async function startServer(env: Record<string, string>): Promise<ChildProcess> {
   throw new Error('the server did not start');
 }
 
-/** A port the OS reports free right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
-function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VULNSCOPE_')));
-}
 
 /** RSS of a process and its direct children (the cluster's workers). */
 function treeRssKb(pid: number): number {
@@ -341,23 +323,10 @@ function databaseFor(options: Options, work: string, name: string): DatabaseConf
   return { ...config, schema: `bench_${name}_${options.records}` };
 }
 
-function databaseUrlOf(config: DatabaseConfig): string {
-  if (config.engine === 'sqlite') return config.file;
-  const url = new URL(config.url);
-  if (config.schema) url.searchParams.set('schema', config.schema);
-  return url.toString();
-}
 
 async function dropSchemas(options: Options, configs: DatabaseConfig[]): Promise<void> {
   if (options.engine !== 'postgres') return;
-  const pg = (await import('pg')).default;
-  for (const config of configs) {
-    if (config.engine !== 'postgres' || !config.schema) continue;
-    const client = new pg.Client({ connectionString: config.url });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS ${config.schema} CASCADE`);
-    await client.end();
-  }
+  for (const config of configs) await dropSchema(config);
 }
 
 main().catch((error) => {
