@@ -92,10 +92,6 @@ export class HostIndex {
     this.noteChange(id, seq);
   }
 
-  has(id: number): boolean {
-    return this.live.has(id);
-  }
-
   /** Record ids matching the query (a new bitmap). */
   evaluate(query: HostQuery): Bitmap {
     const parts: Bitmap[] = [];
@@ -147,10 +143,6 @@ export class HostIndex {
       this.port.bytes +
       this.changeSeq.bytes
     );
-  }
-
-  get termCount(): number {
-    return this.postings.termCount;
   }
 
   private withCve(flag: boolean): Bitmap {

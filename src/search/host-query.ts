@@ -56,6 +56,4 @@ export interface PageRequest {
 export interface PageResult {
   total: number;
   ids: number[];
-  /** Position of the last id, for the next cursor. */
-  last?: SortPosition;
 }

@@ -78,15 +78,18 @@ export class IndexSync {
   }
 
   private async applyChanges(): Promise<void> {
-    const oldest = await this.hosts.oldestChangeSeq();
-    if (oldest !== undefined && oldest > this.appliedSeq + 1 && this.appliedSeq > 0) {
-      // The log was pruned past our position: only a rebuild is exact.
-      await this.loadAll();
-      return;
-    }
     for (;;) {
       const changes = await this.hosts.changesSince(this.appliedSeq, CHANGE_BATCH);
       if (changes.length === 0) break;
+      // A gap may be a rolled-back sequence number, or the log pruned past our position;
+      // only in the second case is a rebuild the one exact answer.
+      if (changes[0]!.seq > this.appliedSeq + 1 && this.appliedSeq > 0) {
+        const oldest = await this.hosts.oldestChangeSeq();
+        if (oldest !== undefined && oldest > this.appliedSeq + 1) {
+          await this.loadAll();
+          return;
+        }
+      }
       const lastSeqById = new Map<number, { seq: number; deleted: boolean }>();
       for (const change of changes) lastSeqById.set(change.hostId, { seq: change.seq, deleted: change.deleted });
       const present = await this.hosts.getByIds([...lastSeqById.keys()]);

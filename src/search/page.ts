@@ -34,12 +34,7 @@ export function selectPage(candidates: Bitmap, request: PageRequest, columns: So
     total <= DIRECT_SORT_LIMIT
       ? sortAll(candidates, request, compare, isAfter)
       : walkBuckets(candidates, request, columns, compare, isAfter);
-  const lastId = ids[ids.length - 1];
-  return {
-    total,
-    ids,
-    ...(lastId !== undefined ? { last: { key: columns.keyOf(lastId, request.sort), id: lastId } } : {}),
-  };
+  return { total, ids };
 }
 
 function sortAll(

@@ -98,10 +98,6 @@ export class Postings {
     return family;
   }
 
-  get termCount(): number {
-    return this.ids.size;
-  }
-
   /** Memory held by the bitmaps (serialised size, a close proxy). */
   bitmapBytes(): number {
     let total = 0;
