@@ -49,7 +49,22 @@ export interface Config {
   serverUrl?: string;
   /** The token those commands send (VULNSCOPE_TOKEN). */
   apiToken?: string;
+  /** The NVD APIs `vulnscope sync nist-nvd2` / `sync cpe-dictionary` read (docs/feed-sync.md). */
+  nvd: NvdApiConfig;
+  /** The cvelistV5 release `vulnscope sync mitre-cvelist-v5` downloads when the feed has no source (VULNSCOPE_CVELIST_URL). */
+  cvelistUrl: string;
 }
+
+export interface NvdApiConfig {
+  /** API base without trailing slash (VULNSCOPE_NVD_BASE_URL). */
+  baseUrl: string;
+  /** Sent as the `apiKey` header; raises the rate limit from 5 to 50 requests per 30 s (VULNSCOPE_NVD_API_KEY). */
+  apiKey?: string;
+}
+
+export const DEFAULT_NVD_BASE_URL = 'https://services.nvd.nist.gov';
+/** GitHub's description of the latest cvelistV5 release; its `…_all_CVEs_at_midnight.zip` asset is downloaded. */
+export const DEFAULT_CVELIST_URL = 'https://api.github.com/repos/CVEProject/cvelistV5/releases/latest';
 
 /** One entry of the feed registry. */
 export interface FeedDefinition {
@@ -140,6 +155,11 @@ export function loadConfig(
     backupUrlTtlMinutes: integer(nonEmpty(env.VULNSCOPE_BACKUP_URL_TTL_MINUTES) ?? '15', 'VULNSCOPE_BACKUP_URL_TTL_MINUTES', 1, 10_080),
     serverUrl: nonEmpty(env.VULNSCOPE_URL)?.replace(/\/+$/, ''),
     apiToken: nonEmpty(env.VULNSCOPE_TOKEN),
+    nvd: {
+      baseUrl: httpUrl(nonEmpty(env.VULNSCOPE_NVD_BASE_URL) ?? DEFAULT_NVD_BASE_URL, 'VULNSCOPE_NVD_BASE_URL'),
+      ...(nonEmpty(env.VULNSCOPE_NVD_API_KEY) ? { apiKey: nonEmpty(env.VULNSCOPE_NVD_API_KEY) } : {}),
+    },
+    cvelistUrl: httpUrl(nonEmpty(env.VULNSCOPE_CVELIST_URL) ?? DEFAULT_CVELIST_URL, 'VULNSCOPE_CVELIST_URL'),
   };
 }
 
@@ -221,6 +241,12 @@ function postgresConfig(value: string): DatabaseConfig {
     throw invalidInput(`VULNSCOPE_DATABASE_URL: schema must be a lower-case SQL identifier, got "${schema}"`);
   }
   return { engine: 'postgres', url: url.toString(), ...(schema ? { schema } : {}) };
+}
+
+/** An http(s) URL, without trailing slashes. */
+function httpUrl(value: string, name: string): string {
+  if (!/^https?:\/\/[^/]/i.test(value)) throw invalidInput(`${name}: expected an http(s) URL, got "${value}"`);
+  return value.replace(/\/+$/, '');
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -1,8 +1,10 @@
 import type { Config } from '../../config.js';
 import { invalidInput } from '../../core/errors.js';
+import type { NvdApiSyncSummary } from '../../ingest/feeds/nvd-sync.js';
 import { FeedRegistry } from '../../ingest/feeds/registry.js';
 import { syncFeed } from '../../ingest/feeds/sync.js';
-import { createStorage } from '../../storage/index.js';
+import { createStorage, type Storage } from '../../storage/index.js';
+import { printSummary } from '../output.js';
 import { Progress } from '../progress.js';
 import { printLoadSummary, reportRejection } from './ingest-advisories.js';
 
@@ -12,7 +14,19 @@ export interface SyncCommandOptions {
   strict?: boolean;
 }
 
-/** `vulnscope sync FEED…|--all`: downloads each feed's source and replaces the feed; returns the exit code. */
+/** How an NVD API sync went: which runs, windows, pages and requests. */
+export function printApiSummary(name: string, api: NvdApiSyncSummary): void {
+  const runs = api.runs.map((run) => `${run.kind}${run.resumed ? ' (resumed)' : ''}`).join(', then ');
+  printSummary(`sync ${name}`, {
+    runs,
+    windows: api.windows,
+    pages: api.pages,
+    requests: api.requests,
+    'synced until': new Date(api.syncedUntil).toISOString(),
+  });
+}
+
+/** `vulnscope sync FEED…|--all`: brings each feed up to date from its source; returns the exit code. */
 export async function syncFeeds(config: Config, names: string[], options: SyncCommandOptions): Promise<number> {
   const registry = new FeedRegistry(config.feeds);
   const feeds = options.all ? registry.list().filter((feed) => feed.source).map((feed) => feed.name) : names;
@@ -22,32 +36,40 @@ export async function syncFeeds(config: Config, names: string[], options: SyncCo
   const storage = await createStorage(config.database);
   let rejected = 0;
   try {
-    for (const name of feeds) {
-      const download = new Progress(`downloading ${name}`);
-      const progress = new Progress(`loading ${name}`);
-      try {
-        const result = await syncFeed(storage, registry, name, {
-          force: options.force,
-          onDownload: (bytes) => download.update(bytes, 'bytes'),
-          onRejected: reportRejection,
-          onProgress: (p) => {
-            download.finish();
-            progress.update(p.read, `${p.rejected} rejected`);
-          },
-        });
-        if (result.notModified) {
-          process.stderr.write(`feed ${name}: ${result.source} is unchanged since the last sync\n`);
-          continue;
-        }
-        rejected += result.rejected;
-        printLoadSummary(name, result);
-      } finally {
-        download.finish();
-        progress.finish();
-      }
-    }
+    for (const name of feeds) rejected += await syncOne(config, storage, registry, name, options);
   } finally {
     await storage.close();
   }
   return options.strict && rejected > 0 ? 1 : 0;
+}
+
+async function syncOne(config: Config, storage: Storage, registry: FeedRegistry, name: string, options: SyncCommandOptions): Promise<number> {
+  const download = new Progress(`downloading ${name}`);
+  const progress = new Progress(`loading ${name}`);
+  try {
+    const result = await syncFeed(storage, registry, name, {
+      force: options.force,
+      nvd: config.nvd,
+      cvelistUrl: config.cvelistUrl,
+      onDownload: (bytes) => download.update(bytes, 'bytes'),
+      onRejected: reportRejection,
+      onProgress: (p) => {
+        download.finish();
+        progress.update(p.read, `${p.rejected} rejected`);
+      },
+      onPage: (page, _context, totals) => progress.update(totals.read, `${page.next.toLocaleString('en-US')} of ${page.totalResults.toLocaleString('en-US')} in this window`),
+    });
+    if (result.notModified) {
+      process.stderr.write(`feed ${name}: ${result.source} is unchanged since the last sync\n`);
+      return 0;
+    }
+    download.finish();
+    progress.finish();
+    if (result.api) printApiSummary(name, result.api);
+    printLoadSummary(name, result);
+    return result.rejected;
+  } finally {
+    download.finish();
+    progress.finish();
+  }
 }

@@ -43,17 +43,23 @@ export async function* runAdapter(
         yield { kind: 'rejected', sourceId: '', at: item.at, reason: item.error };
         continue;
       }
-      let items: AdvisoryItem[];
-      try {
-        items = convert(item.value, item.header);
-      } catch (error) {
-        // A TypeError/RangeError here means a value shaped so oddly that the conversion tripped on
-        // it: that record's problem, reported like a ConversionError. Anything else is a bug.
-        if (!(error instanceof ConversionError) && !(error instanceof TypeError) && !(error instanceof RangeError)) throw error;
-        items = [{ kind: 'rejected', sourceId: idOf(item.value) ?? '', at: item.at, reason: reasonOf(error) }];
-      }
-      yield* items;
+      yield* convertValue(item.value, item.header, item.at, idOf, convert);
     }
+  }
+}
+
+/**
+ * Converts one source value to items; a value the conversion rejects becomes a `rejected` item
+ * (`at` says where it was). For values read elsewhere too (API pages).
+ */
+export function convertValue(value: unknown, header: JsonObject | undefined, at: string, idOf: IdOf, convert: Convert): AdvisoryItem[] {
+  try {
+    return convert(value, header);
+  } catch (error) {
+    // A TypeError/RangeError here means a value shaped so oddly that the conversion tripped on
+    // it: that record's problem, reported like a ConversionError. Anything else is a bug.
+    if (!(error instanceof ConversionError) && !(error instanceof TypeError) && !(error instanceof RangeError)) throw error;
+    return [{ kind: 'rejected', sourceId: idOf(value) ?? '', at, reason: reasonOf(error) }];
   }
 }
 

@@ -5,7 +5,7 @@
  * Mapping: docs/advisory-feeds.md#nist-nvd2.
  */
 import { parseCpe, unquoteWfnValue, ANY, NA } from '../../core/cpe.js';
-import { extensionKey, JSON_NAME, LINES_NAME, list, runAdapter, str, strings, UUID } from './common.js';
+import { extensionKey, JSON_NAME, LINES_NAME, list, runAdapter, str, strings, UUID, type Convert } from './common.js';
 import { NVD_CVSS_KEYS } from './cvss.js';
 import { finalizeRecord, utcTimestamp } from './normalize.js';
 import { ConversionError, isObject, type AdvisoryItem, type AdvisoryRecord, type JsonObject } from './types.js';
@@ -254,11 +254,14 @@ export function convertNvdCve(cve: JsonObject): AdvisoryRecord {
   return finalizeRecord({ dataType: 'CVE_RECORD', dataVersion: '5.0', cveMetadata, containers: { cna } });
 }
 
+/** One `vulnerabilities[]` element (`{cve}`) or `cve` object → its item (ConversionError when it is neither). */
+export const convertNvdValue: Convert = (value) => {
+  const cve = cveOf(value);
+  if (!cve) throw new ConversionError('not an NVD CVE API 2.0 object (no cve, no id)');
+  const record = convertNvdCve(cve);
+  return [{ kind: 'record', record, sourceId: record.cveMetadata.cveId }];
+};
+
 export function nistNvd2(source: string): AsyncIterable<AdvisoryItem> {
-  return runAdapter(source, acceptNvdFile, ['vulnerabilities'], nvdIdOf, (value) => {
-    const cve = cveOf(value);
-    if (!cve) throw new ConversionError('not an NVD CVE API 2.0 object (no cve, no id)');
-    const record = convertNvdCve(cve);
-    return [{ kind: 'record', record, sourceId: record.cveMetadata.cveId }];
-  });
+  return runAdapter(source, acceptNvdFile, ['vulnerabilities'], nvdIdOf, convertNvdValue);
 }
