@@ -3,6 +3,7 @@ import { AdvisoryRepository } from './advisories/index.js';
 import { ClassificationListRepository } from './classification-lists.js';
 import { openDatabase, type Database } from './database.js';
 import { HostRepository } from './hosts.js';
+import { KnowledgeRepository } from './knowledge/index.js';
 import { migrate } from './migrations.js';
 import { serverSecret } from './settings.js';
 import { TokenRepository } from './tokens.js';
@@ -16,6 +17,7 @@ export interface Storage {
   tokens: TokenRepository;
   classificationLists: ClassificationListRepository;
   advisories: AdvisoryRepository;
+  knowledge: KnowledgeRepository;
   secret(): Promise<string>;
   close(): Promise<void>;
 }
@@ -34,6 +36,7 @@ export async function createStorage(config: DatabaseConfig, options: { migrate?:
     tokens: new TokenRepository(db),
     classificationLists: new ClassificationListRepository(db),
     advisories: new AdvisoryRepository(db),
+    knowledge: new KnowledgeRepository(db),
     secret: () => serverSecret(db),
     close: () => db.close(),
   };

@@ -133,6 +133,86 @@ export const MIGRATIONS: Migration[] = [
       `ALTER TABLE tokens ADD COLUMN rate_limit INTEGER`,
     ],
   },
+  {
+    id: 3,
+    name: 'vulnerability knowledge: applicability per CVE, criteria index, CPE names and aliases; host CVE evidence',
+    statements: (engine) => [
+      // generation: moves on every knowledge change (matchers drop caches); synced:<feed>: the
+      // feed generation knowledge was last refreshed from. Writers lock the generation row first.
+      `CREATE TABLE knowledge_meta (name TEXT PRIMARY KEY, value BIGINT NOT NULL)`,
+      `INSERT INTO knowledge_meta (name, value) VALUES ('generation', 0)`,
+      // content_hash: derivation version and the content hashes of the advisory records it read.
+      `CREATE TABLE knowledge_cves (
+        cve_id TEXT ${bytewise(engine)} PRIMARY KEY,
+        origin TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        applicability TEXT NOT NULL,
+        updated_at BIGINT NOT NULL
+      )`,
+      // One row per criterion (NVD cpeMatch, CVE 5 cpeApplicability or affected CPE). part, vendor
+      // and product are unquoted lower-case values or '*'. Version keys are versionSortKey()
+      // strings compared bytewise; scan_key is the row's highest matching key ('~' = no upper
+      // limit), so "criteria for a name with key K" is the range (part, vendor, product, scan_key >= K).
+      // name_id: the cpe_names id when the criterion is itself a concrete name.
+      `CREATE TABLE knowledge_criteria (
+        id ${id(engine)},
+        cve_id TEXT ${bytewise(engine)} NOT NULL,
+        part TEXT ${bytewise(engine)} NOT NULL,
+        vendor TEXT ${bytewise(engine)} NOT NULL,
+        product TEXT ${bytewise(engine)} NOT NULL,
+        vulnerable INTEGER NOT NULL,
+        source TEXT NOT NULL,
+        criterion TEXT NOT NULL,
+        exact_key TEXT ${bytewise(engine)},
+        start_key TEXT ${bytewise(engine)},
+        start_incl INTEGER,
+        end_key TEXT ${bytewise(engine)},
+        end_incl INTEGER,
+        unbounded INTEGER NOT NULL,
+        always_check INTEGER NOT NULL,
+        scan_key TEXT ${bytewise(engine)} NOT NULL,
+        name_id TEXT ${bytewise(engine)}
+      )`,
+      `CREATE INDEX knowledge_criteria_lookup ON knowledge_criteria (part, vendor, product, scan_key)`,
+      `CREATE INDEX knowledge_criteria_cve ON knowledge_criteria (cve_id)`,
+      // Searchable CPE names: the NVD dictionary's, plus every concrete name a criterion names
+      // (criteria_refs counts those criteria; a name with none that is not in the dictionary goes).
+      // id: the lower-cased CPE 2.3 string; part … version: unquoted lower-case values.
+      `CREATE TABLE cpe_names (
+        id TEXT ${bytewise(engine)} PRIMARY KEY,
+        cpe TEXT NOT NULL,
+        part TEXT ${bytewise(engine)} NOT NULL,
+        vendor TEXT ${bytewise(engine)} NOT NULL,
+        product TEXT ${bytewise(engine)} NOT NULL,
+        version TEXT ${bytewise(engine)} NOT NULL,
+        from_dictionary INTEGER NOT NULL,
+        criteria_refs INTEGER NOT NULL,
+        deprecated INTEGER NOT NULL,
+        deprecated_by TEXT,
+        title TEXT,
+        last_modified TEXT
+      )`,
+      `CREATE INDEX cpe_names_vendor ON cpe_names (vendor, product, version)`,
+      `CREATE INDEX cpe_names_product ON cpe_names (product, version)`,
+      // Product renames from dictionary deprecations (igor_sysoev:nginx → nginx:nginx).
+      `CREATE TABLE cpe_aliases (
+        part TEXT ${bytewise(engine)} NOT NULL,
+        vendor TEXT ${bytewise(engine)} NOT NULL,
+        product TEXT ${bytewise(engine)} NOT NULL,
+        to_part TEXT ${bytewise(engine)} NOT NULL,
+        to_vendor TEXT ${bytewise(engine)} NOT NULL,
+        to_product TEXT ${bytewise(engine)} NOT NULL,
+        source TEXT NOT NULL,
+        PRIMARY KEY (part, vendor, product, to_part, to_vendor, to_product)
+      )`,
+      `CREATE INDEX cpe_aliases_to ON cpe_aliases (to_part, to_vendor, to_product)`,
+      // Which records a feed load added or changed: knowledge refreshes exactly those CVEs.
+      `CREATE INDEX advisories_generation ON advisories (feed, gen_from)`,
+      // JSON arrays, filled by the matcher: knowledge-confirmed CVEs and the evidence for them.
+      `ALTER TABLE hosts ADD COLUMN knowledge_cves TEXT`,
+      `ALTER TABLE hosts ADD COLUMN cve_evidence TEXT`,
+    ],
+  },
 ];
 
 export async function migrate(db: Database): Promise<{ applied: number[] }> {

@@ -1,0 +1,182 @@
+import { parseCpe } from '../../core/cpe.js';
+import type { CveApplicability } from '../../core/applicability/types.js';
+import type { Database } from '../database.js';
+import { aliasesOf, upsertAliases } from './aliases.js';
+import { applicabilityOf, candidateCves, criteriaOfNames, replaceKnowledge, type KnowledgeWrite } from './criteria.js';
+import { bumpGeneration, knowledgeGeneration, lockKnowledge, setSyncedGeneration, syncedGeneration } from './meta.js';
+import { knowledgeNameOf, searchNames, upsertNames } from './names.js';
+import { changedSince, knowledgeWithoutRecord, orphanPage, refreshCves, servedGenerations, sourceCvePage } from './sources.js';
+import type {
+  CpeAlias,
+  CpeNameEntry,
+  CpeNameSearch,
+  CpeNameSearchResult,
+  KnowledgeChange,
+  KnowledgeDeriver,
+  KnowledgeName,
+  NameCriteria,
+} from './types.js';
+
+export type * from './types.js';
+export type { KnowledgeWrite } from './criteria.js';
+export { criterionMayMatch, NO_UPPER_LIMIT, scanKeyOf } from './criteria.js';
+export { concreteName, knowledgeNameOf, parseProductKey, productKey } from './names.js';
+export { inputHash } from './sources.js';
+
+/**
+ * Vulnerability knowledge: each CVE's applicability (derived from its advisory records), the
+ * criteria index over it, the searchable CPE names and the product renames. Every change moves
+ * `generation()`. docs/knowledge.md describes the tables and the index contract.
+ */
+export class KnowledgeRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Moves whenever applicability, names or aliases change. */
+  generation(): Promise<number> {
+    return knowledgeGeneration(this.db);
+  }
+
+  // --- applicability and criteria ----------------------------------------------------------
+
+  /**
+   * Replaces the knowledge of a batch of CVEs (each write: the CVE's applicability, criteria and
+   * content hash) in one transaction. Returns the product keys of old and new criteria.
+   */
+  replace(writes: readonly KnowledgeWrite[]): Promise<KnowledgeChange> {
+    return this.db.transaction(async (tx) => {
+      await lockKnowledge(tx);
+      return replaceKnowledge(tx, writes.map((w) => w.applicability.cveId), writes);
+    });
+  }
+
+  /** Removes the knowledge of these CVEs. */
+  remove(cveIds: readonly string[]): Promise<KnowledgeChange> {
+    return this.db.transaction(async (tx) => {
+      await lockKnowledge(tx);
+      return replaceKnowledge(tx, cveIds, []);
+    });
+  }
+
+  /**
+   * Re-derives a batch of CVEs (a few hundred) from their current advisory records in one
+   * transaction; unchanged inputs are skipped unless `force`.
+   */
+  refresh(cveIds: readonly string[], deriver: KnowledgeDeriver, options: { force?: boolean } = {}): Promise<KnowledgeChange> {
+    return refreshCves(this.db, cveIds, deriver, options);
+  }
+
+  /** CVE ids (sorted) with a criterion that may match one of the names, per the index contract. */
+  candidateCves(names: readonly KnowledgeName[]): Promise<string[]> {
+    return candidateCves(this.db, names);
+  }
+
+  /** The stored applicability of these CVEs (those with knowledge), by CVE id. */
+  applicability(cveIds: readonly string[]): Promise<CveApplicability[]> {
+    return applicabilityOf(this.db, cveIds);
+  }
+
+  /**
+   * For each CPE name (a page of the CPE search, ≤ 100), its candidate criteria; with the
+   * applicability of every CVE involved. Names that are not concrete get no criteria.
+   */
+  async criteriaForNames(cpes: readonly string[]): Promise<{ names: NameCriteria[]; applicability: Map<string, CveApplicability> }> {
+    const lookups: KnowledgeName[] = [];
+    const positions: number[] = [];
+    cpes.forEach((cpe, i) => {
+      let name: KnowledgeName | undefined;
+      try {
+        name = knowledgeNameOf(parseCpe(cpe));
+      } catch {
+        name = undefined;
+      }
+      if (name) {
+        lookups.push(name);
+        positions.push(i);
+      }
+    });
+    const found = await criteriaOfNames(this.db, lookups);
+    const names: NameCriteria[] = cpes.map((cpe) => ({ cpe, criteria: [] }));
+    found.forEach((criteria, j) => (names[positions[j]!]!.criteria = criteria));
+    const cveIds = [...new Set(found.flat().map((c) => c.cveId))];
+    const applicability = new Map((await applicabilityOf(this.db, cveIds)).map((app) => [app.cveId, app]));
+    return { names, applicability };
+  }
+
+  // --- names and aliases -------------------------------------------------------------------
+
+  /** Writes CPE dictionary entries; returns how many names were written and the entries that are not concrete names. */
+  upsertCpeNames(entries: readonly CpeNameEntry[]): Promise<{ written: number; rejected: CpeNameEntry[] }> {
+    return this.db.transaction(async (tx) => {
+      await lockKnowledge(tx);
+      const result = await upsertNames(tx, entries);
+      if (result.written > 0) await bumpGeneration(tx);
+      return result;
+    });
+  }
+
+  /** Adds product renames (existing ones stay); returns how many were new. */
+  upsertAliases(aliases: readonly CpeAlias[]): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      await lockKnowledge(tx);
+      const added = await upsertAliases(tx, aliases);
+      if (added > 0) await bumpGeneration(tx);
+      return added;
+    });
+  }
+
+  /** For each `part:vendor:product`, the product keys linked to it by renames (both directions, transitively), itself excluded. */
+  aliasesOf(productKeys: readonly string[]): Promise<Map<string, string[]>> {
+    return aliasesOf(this.db, productKeys);
+  }
+
+  searchCpeNames(search: CpeNameSearch): Promise<CpeNameSearchResult> {
+    return searchNames(this.db, search);
+  }
+
+  // --- derivation bookkeeping (used by src/ingest/knowledge) -------------------------------
+
+  servedGenerations(): Promise<Record<'nist-nvd2' | 'mitre-cvelist-v5', number>> {
+    return servedGenerations(this.db);
+  }
+
+  /** The feed generation knowledge was last refreshed from (0: never). */
+  syncedGeneration(feed: string): Promise<number> {
+    return syncedGeneration(this.db, feed);
+  }
+
+  setSyncedGeneration(feed: string, generation: number): Promise<void> {
+    return setSyncedGeneration(this.db, feed, generation);
+  }
+
+  /** CVEs whose record in `feed` was added or changed after generation `after` (up to the served `upto`). */
+  changedSince(feed: string, after: number, upto: number): Promise<string[]> {
+    return changedSince(this.db, feed, after, upto);
+  }
+
+  /** CVEs with knowledge and no record `feed` serves (candidates after removals from the feed). */
+  withoutRecord(feed: string): Promise<string[]> {
+    return knowledgeWithoutRecord(this.db, feed);
+  }
+
+  /** A page of the CVE ids the knowledge feeds hold, after `after` (rebuild). */
+  sourceCvePage(after: string, limit: number): Promise<string[]> {
+    return sourceCvePage(this.db, after, limit);
+  }
+
+  /** A page of knowledge CVE ids after `after`, and those of them no knowledge feed has any more. */
+  orphanPage(after: string, limit: number): Promise<{ last?: string; orphans: string[] }> {
+    return orphanPage(this.db, after, limit);
+  }
+
+  /** Counts for reports. */
+  async counts(): Promise<{ cves: number; criteria: number; names: number; dictionaryNames: number; aliases: number }> {
+    const n = async (sql: string) => Number((await this.db.get<{ n: number }>(sql))?.n ?? 0);
+    return {
+      cves: await n(`SELECT COUNT(*) AS n FROM knowledge_cves`),
+      criteria: await n(`SELECT COUNT(*) AS n FROM knowledge_criteria`),
+      names: await n(`SELECT COUNT(*) AS n FROM cpe_names`),
+      dictionaryNames: await n(`SELECT COUNT(*) AS n FROM cpe_names WHERE from_dictionary = 1`),
+      aliases: await n(`SELECT COUNT(*) AS n FROM cpe_aliases`),
+    };
+  }
+}
