@@ -124,10 +124,12 @@ ingest
 
 program
   .command('sync')
-  .description("download each feed's configured URL and replace the feed with it (skipped when the source is unchanged)")
-  .argument('[feeds...]', 'feed names')
+  .description(
+    "bring feeds up to date: nist-nvd2 and cpe-dictionary from the NVD APIs (incremental, resumable; env VULNSCOPE_NVD_API_KEY, VULNSCOPE_NVD_BASE_URL), mitre-cvelist-v5 from the latest cvelistV5 release (env VULNSCOPE_CVELIST_URL), other feeds by downloading their configured URL (skipped when unchanged) and replacing the feed",
+  )
+  .argument('[feeds...]', 'feed names, or cpe-dictionary')
   .option('--all', 'every feed with a configured source')
-  .option('--force', 'download and load even when the source is unchanged')
+  .option('--force', 'download and load even when the source is unchanged; NVD API syncs load everything again')
   .option('--strict', 'exit with status 1 when any record was rejected')
   .option('--feeds-file <file>', 'feed registry (env VULNSCOPE_FEEDS_FILE)')
   .action(async (feeds: string[], options: SyncCommandOptions & { feedsFile?: string }) => {

@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js';
 import { invalidInput } from '../../core/errors.js';
+import { CPE_DICTIONARY, syncCpeDictionary } from '../../ingest/feeds/cpe-dictionary-sync.js';
 import type { NvdApiSyncSummary } from '../../ingest/feeds/nvd-sync.js';
 import { FeedRegistry } from '../../ingest/feeds/registry.js';
 import { syncFeed } from '../../ingest/feeds/sync.js';
@@ -14,14 +15,13 @@ export interface SyncCommandOptions {
   strict?: boolean;
 }
 
-/** How an NVD API sync went: which runs, windows, pages and requests. */
-export function printApiSummary(name: string, api: NvdApiSyncSummary): void {
-  const runs = api.runs.map((run) => `${run.kind}${run.resumed ? ' (resumed)' : ''}`).join(', then ');
-  printSummary(`sync ${name}`, {
-    runs,
+/** How an NVD API sync went: which runs (full listing / changed-since windows), pages, requests. */
+function printApiSummary(title: string, api: Omit<NvdApiSyncSummary, 'requests'> & { requests?: number }): void {
+  printSummary(title, {
+    runs: api.runs.map((run) => `${run.kind}${run.resumed ? ' (resumed)' : ''}`).join(', then '),
     windows: api.windows,
     pages: api.pages,
-    requests: api.requests,
+    ...(api.requests !== undefined ? { requests: api.requests } : {}),
     'synced until': new Date(api.syncedUntil).toISOString(),
   });
 }
@@ -43,7 +43,38 @@ export async function syncFeeds(config: Config, names: string[], options: SyncCo
   return options.strict && rejected > 0 ? 1 : 0;
 }
 
+/** `sync cpe-dictionary`: the NVD CPE and Match Criteria APIs into the CPE dictionary; returns the rejections. */
+async function syncDictionary(config: Config, storage: Storage, options: SyncCommandOptions): Promise<number> {
+  const progress = new Progress(`loading ${CPE_DICTIONARY}`);
+  try {
+    const result = await syncCpeDictionary(storage, {
+      api: config.nvd,
+      ...(options.force ? { full: true } : {}),
+      onRejected: (r) => process.stderr.write(`rejected at ${r.at}: ${r.reason}\n`),
+      onPage: (collection, page, _context, totals) =>
+        progress.update(totals.read, `${collection} ${page.next.toLocaleString('en-US')} of ${page.totalResults.toLocaleString('en-US')}`),
+    });
+    progress.finish();
+    for (const [collection, schedule] of Object.entries(result.collections)) printApiSummary(`sync ${CPE_DICTIONARY} ${collection}`, schedule);
+    printSummary(CPE_DICTIONARY, {
+      read: result.read,
+      products: result.products,
+      'match criteria': result.matchStrings,
+      names: result.names,
+      deprecated: result.deprecated,
+      renames: result.aliases,
+      rejected: result.rejected,
+      requests: result.requests,
+      seconds: (result.durationMs / 1000).toFixed(2),
+    });
+    return result.rejected;
+  } finally {
+    progress.finish();
+  }
+}
+
 async function syncOne(config: Config, storage: Storage, registry: FeedRegistry, name: string, options: SyncCommandOptions): Promise<number> {
+  if (name === CPE_DICTIONARY) return syncDictionary(config, storage, options);
   const download = new Progress(`downloading ${name}`);
   const progress = new Progress(`loading ${name}`);
   try {
@@ -65,7 +96,7 @@ async function syncOne(config: Config, storage: Storage, registry: FeedRegistry,
     }
     download.finish();
     progress.finish();
-    if (result.api) printApiSummary(name, result.api);
+    if (result.api) printApiSummary(`sync ${name}`, result.api);
     printLoadSummary(name, result);
     return result.rejected;
   } finally {
