@@ -12,6 +12,7 @@ import { listFeeds } from './commands/feeds.js';
 import { ingestAdvisories, type IngestAdvisoriesOptions } from './commands/ingest-advisories.js';
 import { ingestClassifications } from './commands/ingest-classifications.js';
 import { ingestScans } from './commands/ingest-scans.js';
+import { ingestCpeDictionaryCommand, knowledgeRebuild, type IngestCpeDictionaryOptions } from './commands/knowledge.js';
 import { runExpiry, runMigrations } from './commands/maintenance.js';
 import { serve } from './commands/serve.js';
 import { syncFeeds, type SyncCommandOptions } from './commands/sync.js';
@@ -120,6 +121,26 @@ ingest
   .option('--feeds-file <file>', 'feed registry (env VULNSCOPE_FEEDS_FILE)')
   .action(async (sources: string[], options: IngestAdvisoriesOptions & { feedsFile?: string }) => {
     process.exitCode = await ingestAdvisories(config({ feedsFile: options.feedsFile }), sources, options);
+  });
+
+ingest
+  .command('cpe-dictionary')
+  .description('load NVD CPE dictionary names and renames (CPE API 2.0 products, Match Criteria API 2.0 objects; JSONL or API pages; gzip, directories and zips ok)')
+  .argument('<sources...>', 'files, directories or zips')
+  .option('--strict', 'exit with status 1 when any item was rejected')
+  .option('--batch-size <n>', 'names per transaction', positiveInteger, 1000)
+  .action(async (sources: string[], options: IngestCpeDictionaryOptions) => {
+    process.exitCode = await ingestCpeDictionaryCommand(config(), sources, options);
+  });
+
+const knowledge = program.command('knowledge').description('vulnerability knowledge derived from the advisory feeds (see docs/knowledge.md)');
+knowledge
+  .command('rebuild')
+  .description('re-derive applicability and the criteria index from the nist-nvd2 and mitre-cvelist-v5 feeds (changed CVEs only unless --force)')
+  .option('--force', 're-derive every CVE, even those whose records are unchanged')
+  .option('--batch-size <n>', 'CVEs per transaction', positiveInteger, 500)
+  .action(async (options: { force?: boolean; batchSize: number }) => {
+    process.exitCode = await knowledgeRebuild(config(), options);
   });
 
 program

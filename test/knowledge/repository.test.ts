@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CveApplicability } from '../../src/core/applicability/types.js';
 import { versionSortKey } from '../../src/core/version/sort-key.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
-import { criterionMayMatch, productKey, type IndexedCriterionRow, type KnowledgeWrite } from '../../src/storage/knowledge/index.js';
+import { nameLookupOf, rowMayMatch } from '../../src/core/applicability/index-keys.js';
+import { parseCpe } from '../../src/core/cpe.js';
+import { type IndexedCriterionRow, type KnowledgeWrite } from '../../src/storage/knowledge/index.js';
 import { engineCases } from '../support/engines.js';
 
 const key = (version: string) => versionSortKey(version)!;
@@ -153,20 +155,27 @@ describe.each(engineCases())('knowledge repository ($name)', (engine) => {
       writes.push(write(cveId, [row]));
     }
     await storage.knowledge.replace(writes);
-    const covers = (value: string, wanted: string) => value === '*' || value === wanted;
+    const updates = ['*', '-', 'p1', 'beta1', 'sp2'];
+    const page: Array<{ cpe: string; expected: string[] }> = [];
     for (const [part, vendor, product] of [['a', 'acme', 'widget'], ['o', 'acme', 'widget'], ['a', 'acme', 'gadget'], ['h', 'other', 'thing']]) {
-      for (const version of [...versions, undefined]) {
-        const name = { part: part!, vendor: vendor!, product: product!, ...(version ? { versionKey: key(version) } : {}) };
-        const expected = rows
-          .filter((r) => covers(r.part, name.part) && covers(r.vendor, name.vendor) && covers(r.product, name.product))
-          .filter((r) => criterionMayMatch(r, name.versionKey))
-          .map((r) => r.cveId);
-        const got = (await storage.knowledge.candidateCves([name])).filter((id) => id.startsWith('CVE-2099-'));
-        expect(got, `${productKey(name.part, name.vendor, name.product)} ${version}`).toEqual([...new Set(expected)].sort());
-        const [viaNames] = (await storage.knowledge.criteriaForNames([`cpe:2.3:${part}:${vendor}:${product}:${version ?? '*'}:*:*:*:*:*:*:*`])).names;
-        expect([...new Set(viaNames!.criteria.map((c) => c.cveId).filter((id) => id.startsWith('CVE-2099-')))].sort()).toEqual([...new Set(expected)].sort());
+      for (const version of [...versions, '*', '-', '1.*']) {
+        const cpe = `cpe:2.3:${part}:${vendor}:${product}:${version}:${pick(updates)}:*:*:*:*:*:*`;
+        const lookup = nameLookupOf(parseCpe(cpe));
+        const expected = [...new Set(rows.filter((r) => rowMayMatch(r, lookup)).map((r) => r.cveId))].sort();
+        const got = (await storage.knowledge.candidateCves([lookup])).filter((id) => id.startsWith('CVE-2099-'));
+        expect(got, cpe).toEqual(expected);
+        const [viaNames] = (await storage.knowledge.criteriaForNames([cpe])).names;
+        expect([...new Set(viaNames!.criteria.map((c) => c.cveId).filter((id) => id.startsWith('CVE-2099-')))].sort(), cpe).toEqual(expected);
+        page.push({ cpe, expected });
       }
     }
+    // A whole page at once (one query per product).
+    const batch = await storage.knowledge.criteriaForNames(page.map((p) => p.cpe));
+    batch.names.forEach((found, i) => {
+      expect(found.cpe).toBe(page[i]!.cpe);
+      expect([...new Set(found.criteria.map((c) => c.cveId).filter((id) => id.startsWith('CVE-2099-')))].sort(), found.cpe).toEqual(page[i]!.expected);
+    });
+    expect([...batch.applicability.keys()].length).toBeGreaterThan(0);
     await storage.knowledge.remove(rows.map((r) => r.cveId));
   });
 
@@ -179,8 +188,8 @@ describe.each(engineCases())('knowledge repository ($name)', (engine) => {
         { from: p('f5', 'nginx'), to: p('igor_sysoev', 'nginx'), source: 'test' },
         { from: p('x', 'y'), to: p('x', 'z'), source: 'test' },
       ]),
-    ).toBe(4);
-    expect(await storage.knowledge.upsertAliases([{ from: p('x', 'y'), to: p('x', 'z'), source: 'again' }])).toBe(0);
+    ).toEqual({ added: 4, touchedProducts: ['a:f5:nginx', 'a:igor_sysoev:nginx', 'a:nginx:nginx', 'a:x:y', 'a:x:z'] });
+    expect(await storage.knowledge.upsertAliases([{ from: p('x', 'y'), to: p('x', 'z'), source: 'again' }])).toEqual({ added: 0, touchedProducts: [] });
     const aliases = await storage.knowledge.aliasesOf(['a:nginx:nginx', 'a:f5:nginx', 'a:x:z', 'a:none:none']);
     expect(aliases.get('a:nginx:nginx')).toEqual(['a:f5:nginx', 'a:igor_sysoev:nginx']);
     expect(aliases.get('a:f5:nginx')).toEqual(['a:igor_sysoev:nginx', 'a:nginx:nginx']);

@@ -42,6 +42,14 @@ export function printLoadSummary(feed: string, summary: FeedLoadSummary): void {
     removed: summary.removed,
     rejected: summary.rejected,
     records: summary.records,
+    ...(summary.knowledge
+      ? {
+          'knowledge CVEs changed': summary.knowledge.cvesChanged,
+          'knowledge criteria written': summary.knowledge.criteria,
+          'products touched': summary.knowledge.touchedProducts.length,
+          'knowledge seconds': (summary.knowledge.durationMs / 1000).toFixed(2),
+        }
+      : {}),
     seconds: (summary.durationMs / 1000).toFixed(2),
   });
 }

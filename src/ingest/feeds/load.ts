@@ -7,6 +7,7 @@
 import type { AdvisoryItem, AdvisoryRecord } from '../advisories/types.js';
 import type { LoadCounts } from '../../storage/advisories/index.js';
 import type { Storage } from '../../storage/index.js';
+import { refreshKnowledgeAfterLoad, type KnowledgeRefreshSummary, type OnKnowledgeChanged } from '../knowledge/refresh.js';
 import { adapterFor, type RegisteredFeed } from './registry.js';
 
 export interface FeedLoadOptions {
@@ -18,6 +19,13 @@ export interface FeedLoadOptions {
   batchSize?: number;
   onRejected?: (rejection: { sourceId: string; at: string; reason: string }) => void;
   onProgress?: (progress: { read: number; rejected: number }) => void;
+  /**
+   * After a load of `nist-nvd2` or `mitre-cvelist-v5`, knowledge of the CVEs it changed is
+   * re-derived (default); `false` leaves that to a later load or `vulnscope knowledge rebuild`.
+   */
+  refreshKnowledge?: boolean;
+  /** Called with the products whose criteria changed (host re-mapping plugs in here). */
+  onKnowledgeChanged?: OnKnowledgeChanged;
 }
 
 export interface FeedLoadSummary extends LoadCounts {
@@ -25,6 +33,8 @@ export interface FeedLoadSummary extends LoadCounts {
   read: number;
   rejected: number;
   durationMs: number;
+  /** Knowledge refreshed after the load (feeds knowledge is derived from). */
+  knowledge?: KnowledgeRefreshSummary;
 }
 
 export interface FeedIdentity {
@@ -76,7 +86,15 @@ export async function loadFeedItems(
     await load.put(batch);
     const counts = await load.finish();
     options.onProgress?.({ read, rejected });
-    return { ...counts, read, rejected, durationMs: Date.now() - started };
+    // The feed has switched; knowledge follows (a failure here leaves it for the next load or a rebuild).
+    const knowledge =
+      options.refreshKnowledge === false
+        ? undefined
+        : await refreshKnowledgeAfterLoad(storage, feed.name, {
+            removed: counts.removed,
+            ...(options.onKnowledgeChanged ? { onKnowledgeChanged: options.onKnowledgeChanged } : {}),
+          });
+    return { ...counts, read, rejected, durationMs: Date.now() - started, ...(knowledge ? { knowledge } : {}) };
   } catch (error) {
     await load.abort().catch(() => {});
     throw error;

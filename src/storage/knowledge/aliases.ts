@@ -13,7 +13,8 @@ const KEY_CHUNK = 100;
 /** A rename graph larger than this around one product is not followed further. */
 const MAX_ALIASES = 1000;
 
-export async function upsertAliases(tx: Sql, aliases: readonly CpeAlias[]): Promise<number> {
+/** Adds renames (known ones stay); returns the product keys of both ends of each new rename. */
+export async function upsertAliases(tx: Sql, aliases: readonly CpeAlias[]): Promise<{ added: number; touchedProducts: string[] }> {
   const unique = new Map<string, CpeAlias>();
   for (const alias of aliases) {
     const from = productKey(alias.from.part, alias.from.vendor, alias.from.product);
@@ -22,19 +23,25 @@ export async function upsertAliases(tx: Sql, aliases: readonly CpeAlias[]): Prom
     unique.set(`${from}\u0000${to}`, alias);
   }
   const sorted = [...unique.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, alias]) => alias);
-  let written = 0;
+  let added = 0;
+  const touched = new Set<string>();
   for (const chunk of chunks(sorted, 200)) {
     const params: SqlValue[] = [];
     for (const a of chunk) params.push(a.from.part, a.from.vendor, a.from.product, a.to.part, a.to.vendor, a.to.product, a.source);
-    const { changes } = await tx.run(
+    const inserted = await tx.all<AliasRow>(
       `INSERT INTO cpe_aliases (part, vendor, product, to_part, to_vendor, to_product, source)
        VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}
-       ON CONFLICT (part, vendor, product, to_part, to_vendor, to_product) DO NOTHING`,
+       ON CONFLICT (part, vendor, product, to_part, to_vendor, to_product) DO NOTHING
+       RETURNING part, vendor, product, to_part, to_vendor, to_product`,
       params,
     );
-    written += changes;
+    added += inserted.length;
+    for (const row of inserted) {
+      touched.add(productKey(row.part, row.vendor, row.product));
+      touched.add(productKey(row.to_part, row.to_vendor, row.to_product));
+    }
   }
-  return written;
+  return { added, touchedProducts: [...touched].sort() };
 }
 
 interface AliasRow {

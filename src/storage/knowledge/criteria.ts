@@ -31,38 +31,49 @@ export function scanKeyOf(row: IndexedCriterionRow): string {
   return keys.reduce((a, b) => (a > b ? a : b));
 }
 
-/** The index contract for one row and a version key (the SQL below says the same). */
-export function criterionMayMatch(row: IndexedCriterionRow, versionKey: string | undefined): boolean {
-  if (versionKey === undefined) return true;
+/** A name's keys, or undefined when it lacks one (then every criterion of the product is a candidate). */
+export function keysOf(name: KnowledgeName): { raw: string; folded: string } | undefined {
+  const raw = name.rawKey ?? name.versionKey;
+  const folded = name.foldedKey ?? name.versionKey;
+  return raw === undefined || folded === undefined ? undefined : { raw, folded };
+}
+
+/** The index contract for one row and a name's keys (the SQL below says the same). */
+export function criterionMayMatch(row: IndexedCriterionRow, keys: { raw: string; folded: string } | undefined): boolean {
+  if (keys === undefined) return true;
   if (row.alwaysCheck || row.unbounded) return true;
-  if (row.exactKey !== undefined && row.exactKey === versionKey) return true;
+  if (row.exactKey !== undefined && (row.exactKey === keys.raw || row.exactKey === keys.folded)) return true;
   if (row.startKey === undefined && row.endKey === undefined) return false;
-  const startOk =
-    row.startKey === undefined || row.startKey < versionKey || (row.startInclusive === true && row.startKey === versionKey);
-  const endOk = row.endKey === undefined || row.endKey > versionKey || (row.endInclusive === true && row.endKey === versionKey);
+  const k = keys.folded;
+  const startOk = row.startKey === undefined || row.startKey < k || (row.startInclusive === true && row.startKey === k);
+  const endOk = row.endKey === undefined || row.endKey > k || (row.endInclusive === true && row.endKey === k);
   return startOk && endOk;
 }
 
 const PRODUCT_MATCH = `part IN (?, '*') AND vendor IN (?, '*') AND product IN (?, '*')`;
-const KEY_MATCH = `scan_key >= ? AND (always_check = 1 OR unbounded = 1 OR exact_key = ?
+const KEY_MATCH = `scan_key >= ? AND (always_check = 1 OR unbounded = 1 OR exact_key IN (?, ?)
   OR ((start_key IS NOT NULL OR end_key IS NOT NULL)
       AND (start_key IS NULL OR start_key < ? OR (start_incl = 1 AND start_key = ?))
       AND (end_key IS NULL OR end_key > ? OR (end_incl = 1 AND end_key = ?))))`;
+
+/** The lowest scan_key a candidate row can have (every key sorts below NO_UPPER_LIMIT). */
+const scanFloor = (key: string) => (key < NO_UPPER_LIMIT ? key : '');
 
 /** CVE ids with a criterion that may match one of the names (sorted). */
 export async function candidateCves(db: Sql, names: readonly KnowledgeName[]): Promise<string[]> {
   const cves = new Set<string>();
   const seen = new Set<string>();
   for (const name of names) {
-    const key = `${productKey(name.part, name.vendor, name.product)}\u0000${name.versionKey ?? ''}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const keys = keysOf(name);
+    const id = `${productKey(name.part, name.vendor, name.product)}\u0000${keys ? `${keys.raw}\u0000${keys.folded}` : ''}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
     const params: SqlValue[] = [name.part, name.vendor, name.product];
     let sql = `SELECT DISTINCT cve_id FROM knowledge_criteria WHERE ${PRODUCT_MATCH}`;
-    if (name.versionKey !== undefined) {
-      const k = name.versionKey;
+    if (keys) {
+      const k = keys.folded;
       sql += ` AND ${KEY_MATCH}`;
-      params.push(k < NO_UPPER_LIMIT ? k : '', k, k, k, k, k);
+      params.push(scanFloor(keys.raw < k ? keys.raw : k), keys.raw, k, k, k, k, k);
     }
     for (const row of await db.all<{ cve_id: string }>(sql, params)) cves.add(row.cve_id);
   }
@@ -128,16 +139,16 @@ export async function criteriaOfNames(db: Sql, names: readonly KnowledgeName[]):
   const result: StoredCriterion[][] = names.map(() => []);
   for (const indexes of groups.values()) {
     const first = names[indexes[0]!]!;
-    const keys = indexes.map((i) => names[i]!.versionKey);
+    const keys = indexes.map((i) => keysOf(names[i]!));
     const params: SqlValue[] = [first.part, first.vendor, first.product];
     let sql = `SELECT ${CRITERION_COLUMNS} FROM knowledge_criteria WHERE ${PRODUCT_MATCH}`;
-    if (keys.every((k): k is string => k !== undefined)) {
-      const lowest = keys.reduce((a, b) => (a < b ? a : b));
+    if (keys.every((k) => k !== undefined)) {
+      const lowest = keys.flatMap((k) => [k!.raw, k!.folded]).reduce((a, b) => (a < b ? a : b));
       sql += ` AND scan_key >= ?`;
-      params.push(lowest < NO_UPPER_LIMIT ? lowest : '');
+      params.push(scanFloor(lowest));
     }
     const rows = (await db.all<CriterionRecord>(`${sql} ORDER BY cve_id, id`, params)).map(toCriterion);
-    for (const i of indexes) result[i] = rows.filter((row) => criterionMayMatch(row, names[i]!.versionKey));
+    indexes.forEach((i, j) => (result[i] = rows.filter((row) => criterionMayMatch(row, keys[j]))));
   }
   return result;
 }

@@ -18,6 +18,7 @@ import type {
 } from './types.js';
 
 export type * from './types.js';
+export { KNOWLEDGE_FEEDS } from './types.js';
 export type { KnowledgeWrite } from './criteria.js';
 export { criterionMayMatch, NO_UPPER_LIMIT, scanKeyOf } from './criteria.js';
 export { concreteName, knowledgeNameOf, parseProductKey, productKey } from './names.js';
@@ -114,13 +115,13 @@ export class KnowledgeRepository {
     });
   }
 
-  /** Adds product renames (existing ones stay); returns how many were new. */
-  upsertAliases(aliases: readonly CpeAlias[]): Promise<number> {
+  /** Adds product renames (known ones stay); returns how many were new and the product keys at both ends of those. */
+  upsertAliases(aliases: readonly CpeAlias[]): Promise<{ added: number; touchedProducts: string[] }> {
     return this.db.transaction(async (tx) => {
       await lockKnowledge(tx);
-      const added = await upsertAliases(tx, aliases);
-      if (added > 0) await bumpGeneration(tx);
-      return added;
+      const result = await upsertAliases(tx, aliases);
+      if (result.added > 0) await bumpGeneration(tx);
+      return result;
     });
   }
 

@@ -4,8 +4,7 @@
  * holds any more it goes. Ids are lower-cased CPE 2.3 strings, ordered bytewise on both engines.
  */
 import { ANY, NA, formatCpe23, parseCpe, unquoteWfnValue, type Wfn } from '../../core/cpe.js';
-import { versionOfWfn } from '../../core/version/cpe-version.js';
-import { versionSortKey } from '../../core/version/sort-key.js';
+import { nameLookupOf } from '../../core/applicability/index-keys.js';
 import type { Sql, SqlValue } from '../database.js';
 import { chunks, placeholders } from '../advisories/sql-lists.js';
 import type { CpeNameEntry, CpeNameSearch, CpeNameSearchResult, KnowledgeName } from './types.js';
@@ -62,13 +61,10 @@ export function concreteName(cpe: string, parsed?: Wfn): NameIdentity | undefine
   };
 }
 
-/** How the criteria index looks a concrete name up (undefined for a name with ANY part, vendor or product). */
+/** How the criteria index looks a name up (core/applicability nameLookupOf; undefined for ANY part, vendor or product). */
 export function knowledgeNameOf(wfn: Wfn): KnowledgeName | undefined {
   if (wfn.part === ANY || wfn.vendor === ANY || wfn.product === ANY) return undefined;
-  const [part, vendor, product] = [wfn.part, wfn.vendor, wfn.product].map(unquoteWfnValue) as [string, string, string];
-  const version = versionOfWfn(wfn);
-  const versionKey = version === undefined ? undefined : versionSortKey(version);
-  return versionKey === undefined ? { part, vendor, product } : { part, vendor, product, versionKey };
+  return nameLookupOf(wfn);
 }
 
 export const productKey = (part: string, vendor: string, product: string) => `${part}:${vendor}:${product}`;

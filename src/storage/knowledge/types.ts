@@ -36,12 +36,19 @@ export interface StoredCriterion extends IndexedCriterionRow {
   cveId: string;
 }
 
-/** A concrete name as the criteria index looks it up (unquoted lower-case values). */
+/**
+ * A name as the criteria index looks it up (core/applicability `nameLookupOf`): unquoted
+ * lower-case part, vendor and product, and version keys. `rawKey` is the version alone,
+ * `foldedKey` the version with a patch-like update folded in (openssh 7.4 + p1 → 7.4p1): exact
+ * rows match either, bounds compare the folded one. A name lacking either key gets every
+ * criterion of its product. `versionKey` is shorthand for both keys being equal.
+ */
 export interface KnowledgeName {
   part: string;
   vendor: string;
   product: string;
-  /** versionSortKey() of the name's version; absent when it has no comparable concrete version. */
+  rawKey?: string;
+  foldedKey?: string;
   versionKey?: string;
 }
 

@@ -1,0 +1,72 @@
+import type { Config } from '../../config.js';
+import { invalidInput } from '../../core/errors.js';
+import { ingestCpeDictionary, readCpeDictionarySources, type CpeDictionaryRejection } from '../../ingest/knowledge/dictionary.js';
+import { rebuildKnowledge } from '../../ingest/knowledge/refresh.js';
+import { createStorage } from '../../storage/index.js';
+import { printSummary } from '../output.js';
+import { Progress } from '../progress.js';
+
+export interface IngestCpeDictionaryOptions {
+  strict?: boolean;
+  batchSize?: number;
+}
+
+const reportRejection = (rejection: CpeDictionaryRejection) => process.stderr.write(`rejected at ${rejection.at}: ${rejection.reason}\n`);
+
+/** `vulnscope ingest cpe-dictionary SOURCE…`: returns the process exit code. */
+export async function ingestCpeDictionaryCommand(config: Config, sources: string[], options: IngestCpeDictionaryOptions): Promise<number> {
+  if (sources.length === 0) throw invalidInput('no source given: name CPE dictionary files, directories or zips');
+  const storage = await createStorage(config.database);
+  const progress = new Progress('loading CPE dictionary');
+  let summary;
+  try {
+    summary = await ingestCpeDictionary(storage, readCpeDictionarySources(sources), {
+      ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+      onRejected: reportRejection,
+      onProgress: (p) => progress.update(p.read, `${p.names.toLocaleString('en-US')} names, ${p.rejected} rejected`),
+    });
+  } finally {
+    progress.finish();
+    await storage.close();
+  }
+  printSummary('cpe dictionary', {
+    read: summary.read,
+    products: summary.products,
+    'match criteria': summary.matchStrings,
+    'names written': summary.names,
+    deprecated: summary.deprecated,
+    'new renames': summary.aliases,
+    rejected: summary.rejected,
+    seconds: (summary.durationMs / 1000).toFixed(2),
+  });
+  return options.strict && summary.rejected > 0 ? 1 : 0;
+}
+
+/** `vulnscope knowledge rebuild`: re-derives knowledge from the stored advisory feeds. */
+export async function knowledgeRebuild(config: Config, options: { force?: boolean; batchSize?: number }): Promise<number> {
+  const storage = await createStorage(config.database);
+  const progress = new Progress('rebuilding knowledge');
+  let summary;
+  let counts;
+  try {
+    summary = await rebuildKnowledge(storage, {
+      ...(options.force ? { force: true } : {}),
+      ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+      onProgress: (p) => progress.update(p.examined, `${p.cvesChanged.toLocaleString('en-US')} changed`),
+    });
+    counts = await storage.knowledge.counts();
+  } finally {
+    progress.finish();
+    await storage.close();
+  }
+  printSummary('knowledge rebuild', {
+    'CVEs changed': summary.cvesChanged,
+    'criteria written': summary.criteria,
+    'products touched': summary.touchedProducts.length,
+    'CVEs known': counts.cves,
+    criteria: counts.criteria,
+    'CPE names': counts.names,
+    seconds: (summary.durationMs / 1000).toFixed(2),
+  });
+  return 0;
+}
