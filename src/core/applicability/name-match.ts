@@ -292,7 +292,7 @@ function statusVerdict(cpe: Wfn, entry: AffectedCpes, name: Wfn): Verdict {
 function entryVersionVerdict(cpe: Wfn, entry: AffectedCpes, name: Wfn): Verdict {
   if (cpe.version === NA) return notApplicableVerdict(cpe, name);
   const hasVersions = (entry.versions ?? []).length > 0;
-  if (hasWildcard(cpe.version)) {
+  if (cpe.version !== ANY && hasWildcard(cpe.version)) {
     const pattern = patternVerdict(cpe, name);
     return hasVersions && pattern !== 'excluded' && pattern.truth === 'definite'
       ? both(pattern, statusVerdict(cpe, entry, name))
