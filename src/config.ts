@@ -49,7 +49,7 @@ export interface Config {
   serverUrl?: string;
   /** The token those commands send (VULNSCOPE_TOKEN). */
   apiToken?: string;
-  /** The NVD APIs `vulnscope sync nist-nvd2` / `sync cpe-dictionary` read (docs/feed-sync.md). */
+  /** The NVD APIs `vulnscope sync nist-nvd2` / `sync cpe-dictionary` read (docs/sync.md). */
   nvd: NvdApiConfig;
   /** The cvelistV5 release `vulnscope sync mitre-cvelist-v5` downloads when the feed has no source (VULNSCOPE_CVELIST_URL). */
   cvelistUrl: string;
