@@ -91,8 +91,8 @@ export async function runNvdSync(options: NvdSyncOptions): Promise<NvdSyncOutcom
       }
       if (!shrunk || reread) return run;
       reread = true;
-      run = { ...run, startIndex: 0, totalResults: undefined };
-      delete run.totalResults;
+      const { totalResults: _stale, ...rest } = run;
+      run = { ...rest, startIndex: 0 };
       await save(run);
     }
   }
@@ -121,8 +121,8 @@ export async function runNvdSync(options: NvdSyncOptions): Promise<NvdSyncOutcom
     } else {
       for (const window of dateWindows(run.windowStart ?? run.from ?? run.until, run.until)) {
         outcome.windows++;
-        run = await readAll(run, lastModifiedParams(window), window);
-        run = { kind: run.kind, until: run.until, ...(run.from !== undefined ? { from: run.from } : {}), windowStart: window.end, startIndex: 0 };
+        const { totalResults: _done, ...rest } = await readAll(run, lastModifiedParams(window), window);
+        run = { ...rest, windowStart: window.end, startIndex: 0 };
         await save(run);
       }
     }
