@@ -103,19 +103,45 @@ export async function refreshCves(
       if (c) rowIds.push(Number(c.id));
     }
     const records = await recordsById(tx, rowIds);
+    const previous = options.force ? new Map<string, string>() : await storedApplicability(tx, stale);
     const writes: KnowledgeWrite[] = [];
+    const rehashed: Array<[string, string]> = [];
+    const replaced: string[] = [];
     for (const id of stale) {
       const n = nvd.get(id);
       const c = cve5.get(id);
-      if (!n && !c) continue;
+      const contentHash = n || c ? inputHash(deriver.version, n?.content_hash, c?.content_hash) : undefined;
       const sources: KnowledgeSources = { cveId: id };
       if (n) sources.nvd = { recordId: n.record_id, contentHash: n.content_hash, record: records.get(Number(n.id)) };
       if (c) sources.cve5 = { recordId: c.record_id, contentHash: c.content_hash, record: records.get(Number(c.id)) };
-      const derived = deriver.derive(sources);
-      if (derived) writes.push({ ...derived, contentHash: inputHash(deriver.version, n?.content_hash, c?.content_hash) });
+      const derived = contentHash === undefined ? undefined : deriver.derive(sources);
+      const before = previous.get(id);
+      // New records saying the same (NVD re-publishes for CVSS or references): only the hash moves.
+      if (derived && before !== undefined && sameVersion(stored.get(id), deriver.version) && JSON.stringify(derived.applicability) === before) {
+        rehashed.push([id, contentHash!]);
+        continue;
+      }
+      replaced.push(id);
+      if (derived) writes.push({ ...derived, contentHash: contentHash! });
     }
-    return replaceKnowledge(tx, stale, writes);
+    for (const [id, hash] of rehashed) await tx.run(`UPDATE knowledge_cves SET content_hash = ? WHERE cve_id = ?`, [hash, id]);
+    return replaceKnowledge(tx, replaced, writes);
   });
+}
+
+/** True when a stored content hash was made by this derivation version. */
+const sameVersion = (hash: string | undefined, version: string) => hash !== undefined && hash.startsWith(`${version}:`);
+
+async function storedApplicability(db: Sql, cveIds: readonly string[]): Promise<Map<string, string>> {
+  const result = new Map<string, string>();
+  for (const ids of chunks(cveIds)) {
+    const rows = await db.all<{ cve_id: string; applicability: string }>(
+      `SELECT cve_id, applicability FROM knowledge_cves WHERE cve_id IN (${placeholders(ids.length)})`,
+      ids,
+    );
+    for (const row of rows) result.set(row.cve_id, row.applicability);
+  }
+  return result;
 }
 
 /** CVEs with a row of `feed` written after generation `after` that `upto` still serves (i.e. added or changed since). */
