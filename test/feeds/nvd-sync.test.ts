@@ -59,7 +59,8 @@ describe.each(engineCases())('sync nist-nvd2 from the API ($name)', (engine) => 
 
   it('loads everything by plain paging first, then asks only for what changed since', async () => {
     fake.maxPerPage = 10;
-    const first = await syncNvdCves(storage, FEED, { api: client(), now: () => NOW });
+    const remaps: string[][] = [];
+    const first = await syncNvdCves(storage, FEED, { api: client(), now: () => NOW, onKnowledgeChanged: async (products) => remaps.push(products) });
     expect(cveRequests(fake)).toEqual([
       { startIndex: 0, status: 200 },
       { startIndex: 10, status: 200 },
@@ -69,6 +70,12 @@ describe.each(engineCases())('sync nist-nvd2 from the API ($name)', (engine) => 
     expect(first.runs).toEqual([{ kind: 'full', resumed: false, until: NOW }]);
     expect((await storage.advisories.feed(FEED.name))?.recordCount).toBe(29);
     expect(await syncStateStore(storage, FEED.name).read()).toEqual({ base: fake.base, syncedUntil: NOW });
+    // Knowledge follows each stored page (the loads refresh it), reported as one summary.
+    expect(first.knowledge?.cvesChanged).toBeGreaterThanOrEqual(28);
+    expect((await storage.knowledge.counts()).cves).toBe(first.knowledge?.cvesChanged);
+    // Host re-mapping is asked for once per sync, with every touched product of the three pages.
+    expect(remaps).toEqual([first.knowledge?.touchedProducts]);
+    expect(remaps[0]).toContain('a:apache:log4j');
 
     // NVD rejects one CVE and updates another after the first sync.
     touch('CVE-2011-2523', NOW + 3_600_000, { vulnStatus: 'Rejected', descriptions: [{ lang: 'en', value: 'Rejected reason: duplicate.' }] });

@@ -56,16 +56,18 @@ export async function syncFeed(storage: Storage, registry: FeedRegistry, name: s
   if (!feed) throw invalidInput(`unknown feed "${name}" (feeds: ${registry.list().map((f) => f.name).join(', ')}, and cpe-dictionary)`);
   const apiBase = nvdApiBase(feed, options.nvd?.baseUrl);
   if (apiBase) {
-    const { nvd, onPage, force, onRejected, batchSize } = options;
+    const { nvd, onPage, force, onRejected, batchSize, refreshKnowledge, onKnowledgeChanged } = options;
     const result = await syncNvdCves(storage, feed, {
       api: { ...nvd, baseUrl: apiBase },
       ...(force ? { full: true } : {}),
       ...(onPage ? { onPage } : {}),
       ...(onRejected ? { onRejected } : {}),
       ...(batchSize ? { batchSize } : {}),
+      ...(refreshKnowledge === false ? { refreshKnowledge } : {}),
+      ...(onKnowledgeChanged ? { onKnowledgeChanged } : {}),
     });
-    const { read, rejected, added, updated, unchanged, removed, records, generation, durationMs, ...api } = result;
-    const summary = { read, rejected, added, updated, unchanged, removed, records, generation, durationMs };
+    const { read, rejected, added, updated, unchanged, removed, records, generation, durationMs, knowledge, ...api } = result;
+    const summary = { read, rejected, added, updated, unchanged, removed, records, generation, durationMs, ...(knowledge ? { knowledge } : {}) };
     return { feed: name, source: apiBase, notModified: false, ...summary, api };
   }
   let source = feed.source ?? (feed.name === 'mitre-cvelist-v5' ? options.cvelistUrl : undefined);
