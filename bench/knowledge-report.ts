@@ -1,0 +1,177 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LoadResult } from './http-load.js';
+import type { DatabaseSize } from './server.js';
+
+export interface SearchFigures {
+  name: string;
+  /** The `/v3/search/cpe` parameters. */
+  params: Record<string, string>;
+  /** `_meta.total_documents`: names matching. */
+  total: number;
+  /** Names on the page, and CVE links listed for them (Σ `cves` lengths). */
+  names: number;
+  links: number;
+  engineRuns: number;
+  /** First in-process call (the matcher has nothing of this query cached). */
+  engineColdMs: number;
+  /** In-process: `searchCpeNames` + `cvesCoveringNames`, as the route (no HTTP); warm. */
+  engineP50Ms: number;
+  engineP99Ms: number;
+  /** `searchCpeNames` alone (count + page). */
+  sqlP50Ms: number;
+  api: { c1: LoadResult; c32: LoadResult };
+}
+
+export interface MatcherPass {
+  contexts: number;
+  distinctContexts: number;
+  fingerprintCpes: number;
+  osCpes: number;
+  /** Time inside `matchAll` only. */
+  seconds: number;
+  contextsPerSecond: number;
+  fingerprintsPerSecond: number;
+  contextsWithConfirmed: number;
+  confirmedPerContext: number;
+  evidencePerContext: number;
+}
+
+export interface IngestFigures {
+  matcher: boolean;
+  seconds: number;
+  observationsPerSecond: number;
+  inserted: number;
+  /** Records stored with knowledge-confirmed CVEs. */
+  withKnowledgeCves: number;
+}
+
+export interface KnowledgeBenchResult {
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string };
+  date: string;
+  engine: string;
+  cves: number;
+  names: number;
+  quick: boolean;
+  serverWorkers: number;
+  dataset: {
+    products: number;
+    vendors: number;
+    namesByPart: Record<string, number>;
+    cvesWithConfigurations: number;
+    rejectedCves: number;
+    andConfigurations: number;
+    cpeMatch: number;
+    ranges: number;
+    exact: number;
+    any: number;
+    platformCriteria: number;
+    generateSeconds: { model: number; cves: number; dictionary: number };
+  };
+  load: {
+    /** `loadFeedItems` without the derivation it triggers; the rate leaves generation out. */
+    feed: { seconds: number; recordsPerSecond: number; records: number; rejected: number };
+    /** Knowledge derivation after the load (`refreshKnowledgeAfterLoad`). */
+    derivation: { seconds: number; cvesPerSecond: number; cvesChanged: number; criteria: number };
+    /** `ingestCpeDictionary`; the rate leaves generation out. */
+    dictionary: { seconds: number; namesPerSecond: number; names: number; deprecated: number; aliases: number; rejected: number };
+    counts: { cves: number; criteria: number; names: number; dictionaryNames: number; aliases: number };
+    peakRssMiB: number;
+    database: DatabaseSize;
+  };
+  search: { floor: { c1: LoadResult; c32: LoadResult }; queries: SearchFigures[] };
+  matcher: { batch: number; contexts: number; cold: MatcherPass; warm: MatcherPass };
+  ingest: { observations: number; off: IngestFigures; on: IngestFigures };
+}
+
+const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+const n = (value: number) => Math.round(value).toLocaleString('en-US');
+const pct = (part: number, whole: number) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
+
+/** Writes `knowledge-<engine>-<cves>.json` and `.md`. */
+export function writeKnowledgeReport(dir: string, result: KnowledgeBenchResult): string[] {
+  fs.mkdirSync(dir, { recursive: true });
+  const base = path.join(dir, `knowledge-${result.engine}-${result.cves}`);
+  fs.writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  fs.writeFileSync(`${base}.md`, renderKnowledgeMarkdown(result));
+  return [`${base}.json`, `${base}.md`];
+}
+
+const describe = (params: Record<string, string>) =>
+  Object.entries(params)
+    .filter(([name]) => name !== 'limit')
+    .map(([name, value]) => `${name}=${value}`)
+    .join('&') || '(none)';
+
+export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
+  const d = r.dataset;
+  const l = r.load;
+  const floor = r.search.floor.c1.p50Ms;
+  const parts = Object.entries(d.namesByPart)
+    .sort((a, b) => b[1] - a[1])
+    .map(([part, count]) => `${part} ${n(count)}`)
+    .join(', ');
+  const passRow = (label: string, p: MatcherPass) =>
+    `| ${label} | ${n(p.contextsPerSecond)} | ${n(p.fingerprintsPerSecond)} | ${p.seconds.toFixed(2)} | ${pct(p.contextsWithConfirmed, p.contexts)} | ${p.confirmedPerContext.toFixed(2)} | ${p.evidencePerContext.toFixed(2)} |`;
+  const lines = [
+    `# Vulnscope knowledge benchmark: ${r.engine}, ${n(r.cves)} CVEs, ${n(r.names)} CPE names${r.quick ? ' (quick)' : ''}`,
+    '',
+    `${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.memoryGiB} GiB · Node ${r.machine.node} · server with ${r.serverWorkers} worker process(es)`,
+    '',
+    '## Dataset (deterministic, bench/knowledge-dataset.ts)',
+    '',
+    `${n(d.products)} vendor:product pairs (${n(d.vendors)} vendors), names by part: ${parts}. CVEs: ${n(r.cves)} NVD CVE API 2.0 objects, ${n(d.cvesWithConfigurations)} with configurations (${n(d.rejectedCves)} rejected, the rest awaiting analysis), ${n(d.andConfigurations)} AND configurations (${pct(d.andConfigurations, d.cvesWithConfigurations)}) with ${n(d.platformCriteria)} platform criteria; ${n(d.cpeMatch)} cpeMatch: ${n(d.ranges)} version ranges, ${n(d.exact)} exact versions, ${n(d.any)} ANY. Generation (in-process, excluded from the rates below): model ${d.generateSeconds.model.toFixed(1)} s, CVEs ${d.generateSeconds.cves.toFixed(1)} s, dictionary ${d.generateSeconds.dictionary.toFixed(1)} s.`,
+    '',
+    '## Load',
+    '',
+    '| figure | value |',
+    '|---|---:|',
+    `| nist-nvd2 feed through \`loadFeedItems\` (adapter converter + store, generation excluded) | ${n(l.feed.recordsPerSecond)} records/s (${l.feed.seconds.toFixed(1)} s) |`,
+    `| knowledge derivation after the load | ${n(l.derivation.cvesPerSecond)} CVEs/s (${l.derivation.seconds.toFixed(1)} s; ${n(l.derivation.cvesChanged)} CVEs, ${n(l.derivation.criteria)} criteria rows) |`,
+    `| feed load + derivation | ${n(r.cves / Math.max(0.001, l.feed.seconds + l.derivation.seconds - d.generateSeconds.cves))} records/s |`,
+    `| CPE dictionary through \`ingestCpeDictionary\` (generation excluded) | ${n(l.dictionary.namesPerSecond)} names/s (${l.dictionary.seconds.toFixed(1)} s; ${n(l.dictionary.deprecated)} deprecated, ${n(l.dictionary.aliases)} renames) |`,
+    `| knowledge after load | ${n(l.counts.cves)} CVEs, ${n(l.counts.criteria)} criteria, ${n(l.counts.names)} names (${n(l.counts.dictionaryNames)} from the dictionary), ${n(l.counts.aliases)} renames |`,
+    `| database size | ${n(l.database.totalMiB)} MiB |`,
+    ...Object.entries(l.database.tables)
+      .filter(([table]) => table !== 'hosts')
+      .map(([table, mib]) => `| … \`${table}\` (with indexes) | ${n(mib)} MiB |`),
+    `| harness peak RSS | ${n(l.peakRssMiB)} MiB |`,
+    '',
+    '## CPE search (`GET /v3/search/cpe`, limit 100)',
+    '',
+    `engine = in-process \`searchCpeNames\` + \`cvesCoveringNames\` for the page, as the route (no HTTP), matcher caches warm; cold = the first such call; SQL = \`searchCpeNames\` alone (exact count + page). HTTP floor (authenticated \`/whoami\`): p50 ${ms(floor)} ms at c=1, ${n(r.search.floor.c32.requestsPerSecond)} req/s at c=32.`,
+    '',
+    '| query | parameters | total | CVE links on page | engine cold ms | engine p50 ms | SQL p50 ms | API p50 ms | API p99 ms | API p50 ÷ (engine + floor) | c=32 req/s | c=32 p99 ms | errors |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...r.search.queries.map(
+      (q) =>
+        `| ${q.name} | \`${describe(q.params)}\` | ${n(q.total)} | ${n(q.links)} | ${ms(q.engineColdMs)} | ${ms(q.engineP50Ms)} | ${ms(q.sqlP50Ms)} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${(q.api.c1.p50Ms / (q.engineP50Ms + floor)).toFixed(2)} | ${n(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${q.api.c1.errors + q.api.c32.errors} |`,
+    ),
+    '',
+    `Requests per query: adapted to the engine time (c=1: ${r.search.queries.map((q) => q.api.c1.requests).join('/')}; c=32: ${r.search.queries.map((q) => q.api.c32.requests).join('/')}).`,
+    '',
+    '## Matcher (`KnowledgeMatcher.matchAll`)',
+    '',
+    `${n(r.matcher.contexts)} fingerprint contexts (${n(r.matcher.cold.distinctContexts)} distinct; ${n(r.matcher.cold.fingerprintCpes)} fingerprint CPEs, ${n(r.matcher.cold.osCpes)} OS CPEs), Zipf over the knowledge's products and versions, in calls of ${n(r.matcher.batch)}; cold = a new matcher, warm = the same stream again through it. Time inside \`matchAll\` only.`,
+    '',
+    '| pass | contexts/s | fingerprint CPEs/s | seconds | contexts with a confirmed CVE | confirmed CVEs per context | evidence per context |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    passRow('cold cache', r.matcher.cold),
+    passRow('warm cache', r.matcher.warm),
+    '',
+    '## Ingest (`runIngest`, Vulnscope NDJSON, batches of 1,000)',
+    '',
+    `${n(r.ingest.observations)} new observations carrying the same kind of contexts (another seed), each run into fresh addresses; the matcher is a new \`knowledgeMatcher(storage)\` (cold), as in a \`vulnscope ingest scans\` process.`,
+    '',
+    '| matcher | obs/s | seconds | records with knowledge CVEs |',
+    '|---|---:|---:|---:|',
+    `| off | ${n(r.ingest.off.observationsPerSecond)} | ${r.ingest.off.seconds.toFixed(1)} | ${n(r.ingest.off.withKnowledgeCves)} |`,
+    `| on | ${n(r.ingest.on.observationsPerSecond)} | ${r.ingest.on.seconds.toFixed(1)} | ${n(r.ingest.on.withKnowledgeCves)} |`,
+    '',
+    `With the matcher: ${(r.ingest.on.observationsPerSecond / r.ingest.off.observationsPerSecond).toFixed(2)} × the rate without.`,
+    '',
+    `Reproduce: \`npm run bench:knowledge -- --cves ${r.cves} --names ${r.names}${r.engine === 'postgres' ? ' --engine postgres' : ''}${r.quick ? ' --quick' : ''}\``,
+    '',
+  ];
+  return lines.join('\n');
+}
