@@ -7,7 +7,9 @@
  * […]}`, streamed element by element), gzip, directories or zips. Memory stays bounded by one
  * batch; a bad line or object is reported with where it was and skipped.
  */
+import { stat } from 'node:fs/promises';
 import { parseCpe, unquoteWfnValue, type Wfn } from '../../core/cpe.js';
+import { invalidInput } from '../../core/errors.js';
 import { documentValues } from '../advisories/json-values.js';
 import { sourceDocuments } from '../advisories/sources.js';
 import { JSON_NAME, LINES_NAME } from '../advisories/common.js';
@@ -28,6 +30,14 @@ const acceptName = (path: string) => JSON_NAME.test(path) || LINES_NAME.test(pat
 /** The JSON values of CPE dictionary sources (files, directories, zips; gzip ok), API pages streamed element by element. */
 export async function* readCpeDictionarySources(sources: readonly string[]): AsyncGenerator<CpeDictionaryInput> {
   for (const source of sources) {
+    try {
+      await stat(source);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') throw invalidInput(`CPE dictionary source not found: ${source}`);
+      if (code === 'EACCES') throw invalidInput(`cannot read ${source}: permission denied`);
+      throw error;
+    }
     for await (const doc of sourceDocuments(source, acceptName)) {
       for await (const item of documentValues(doc, PAGE_KEYS)) {
         if ('error' in item) yield { at: item.at, error: item.error };
