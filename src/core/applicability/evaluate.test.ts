@@ -223,9 +223,17 @@ describe('§2.5: CVE 5 affected entries that name CPEs', () => {
     { rule: 'MSRC fixed build in the CPE: an older build is affected', app: cve5(entry('cpe:2.3:o:microsoft:windows_server_2016:10.0.14393.5066:*:*:*:*:*:*:*', { versions: [range('10.0.0', '10.0.14393.5066', 'custom')] })), context: [os('cpe:2.3:o:microsoft:windows_server_2016:10.0.14393.4000:*:*:*:*:*:*:*')], expected: ['version_range/satisfied/medium/confirmed'] },
     { rule: 'NA CPE version never matches a concrete version, whatever versions says', app: cve5(entry('cpe:2.3:a:netapp:ontap_9:-:*:*:*:*:*:*:*', { versions: [range('0', '*', 'custom')] })), context: [fingerprint('cpe:2.3:a:netapp:ontap_9:9.8:*:*:*:*:*:*:*')], expected: [] },
     { rule: 'defaultStatus affected with no versions: every version', app: cve5(entry(EXAMPLE, { defaultStatus: 'affected' })), context: [example('7.0')], expected: ['all_versions/satisfied/medium/confirmed'] },
+    { rule: 'outside every listed (unaffected) range, defaultStatus affected → all_versions', app: cve5(entry(EXAMPLE, { versions: [range('2.0', '3.0', 'semver', 'unaffected')], defaultStatus: 'affected' })), context: [example('1.0')], expected: ['all_versions/satisfied/medium/confirmed'] },
+    { rule: 'inside a listed unaffected range, defaultStatus affected → nothing', app: cve5(entry(EXAMPLE, { versions: [range('2.0', '3.0', 'semver', 'unaffected')], defaultStatus: 'affected' })), context: [example('2.5')], expected: [] },
     { rule: 'platforms listed: the CPE cannot show the platform → conditional', app: cve5(entry(EXAMPLE, { versions: [range('1.0.0', '1.0.6')], platforms: ['Windows'] })), context: [example('1.0.5')], expected: ['version_range/conditional/low/unconfirmed'] },
     { rule: 'the entry CPE must cover every other attribute: target_hw x64 vs arm64', app: cve5(entry('cpe:2.3:o:microsoft:windows_10_1809:*:*:*:*:*:*:x64:*', { versions: [range('10.0.0', '10.0.17763.2803', 'custom')] })), context: [os('cpe:2.3:o:microsoft:windows_10_1809:10.0.17763.100:*:*:*:*:*:arm64:*')], expected: [] },
   ]);
+
+  it('range text for an unknown status lists the versions and the default', () => {
+    const app = cve5(entry(EXAMPLE, { versions: [range('1.0.0', '1.0.6')], defaultStatus: 'unknown' }));
+    const [row] = evaluateApplicability(app, [example('2.0.0')]);
+    expect(row.range).toBe('1.0.0 <= v < 1.0.6 (semver); defaultStatus unknown');
+  });
 
   it('range text names the entry that decided', () => {
     const app = cve5(entry(EXAMPLE, { versions: [range('0.1', '0.2'), range('2.4.0', '2.4.50', 'custom')] }));

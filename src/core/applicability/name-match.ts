@@ -257,10 +257,22 @@ export function relateCriterion(criterion: Wfn, range: VersionRange | undefined,
   });
 }
 
-/** The `versions[i]` the status algorithm stopped at, read from its reason text. */
-function decidingEntry(reason: string, entry: AffectedCpes): Cve5VersionEntry | undefined {
+const describeVersions = (entry: AffectedCpes) =>
+  [...(entry.versions ?? []).map(describeCve5Entry), `defaultStatus ${entry.defaultStatus ?? 'absent'}`].join('; ');
+
+/**
+ * What decided an `affected` answer: the `versions[i]` the status algorithm stopped at (read from
+ * its reason text), `default` when no entry matched, or `undefined` when the reason cannot be read.
+ */
+function decidingEntry(reason: string, entry: AffectedCpes): Cve5VersionEntry | 'default' | undefined {
   const index = /versions\[(\d+)\] matches/.exec(reason);
-  return index ? entry.versions?.[Number(index[1])] : undefined;
+  if (index) return entry.versions?.[Number(index[1])];
+  return /no entry matches/.test(reason) ? 'default' : undefined;
+}
+
+function affectedKind(deciding: Cve5VersionEntry | 'default' | undefined): EvidenceKind {
+  if (deciding === 'default') return 'all_versions';
+  return deciding === undefined || isRangeEntry(deciding) ? 'version_range' : 'exact_version';
 }
 
 const isRangeEntry = (entry: Cve5VersionEntry) => entry.lessThan !== undefined || entry.lessThanOrEqual !== undefined;
@@ -275,14 +287,19 @@ function statusVerdict(cpe: Wfn, entry: AffectedCpes, name: Wfn): Verdict {
   if (version === undefined) return possible('version_unknown');
   const status = affectedStatus(version, entry);
   if (status.status === 'unaffected') return 'excluded';
-  if (status.status === 'unknown') return possible('uncomparable', status.reason);
+  if (status.status === 'unknown') return possible('uncomparable', describeVersions(entry));
   const deciding = decidingEntry(status.reason, entry);
-  const custom = deciding?.versionType?.trim().toLowerCase() === 'custom';
+  const decidingType = typeof deciding === 'object' ? deciding.versionType : undefined;
   const match: NameMatch = {
     truth: 'definite',
-    kind: deciding === undefined ? 'all_versions' : isRangeEntry(deciding) ? 'version_range' : 'exact_version',
-    heuristic: status.confidence === 'heuristic' || custom,
-    range: deciding === undefined ? `defaultStatus ${entry.defaultStatus}` : describeCve5Entry(deciding),
+    kind: affectedKind(deciding),
+    heuristic: status.confidence === 'heuristic' || decidingType?.trim().toLowerCase() === 'custom',
+    range:
+      deciding === 'default'
+        ? `defaultStatus ${entry.defaultStatus}`
+        : deciding === undefined
+          ? describeVersions(entry)
+          : describeCve5Entry(deciding),
     unknownAttributes: [],
   };
   return withUpdate(match, attributeVerdict(cpe.update, name.update));
