@@ -18,16 +18,8 @@ import { ANY, NA, unquoteWfnValue, type Wfn } from '../cpe.js';
 import { parseCached } from '../advisory/cpe-match.js';
 import { versionOfWfn } from '../version/cpe-version.js';
 import { versionSortKey } from '../version/sort-key.js';
-import { hasBounds } from './name-match.js';
+import { hasBounds, hasWildcard, isConcrete } from './name-match.js';
 import type { ApplicabilitySource, CpeMatchCriterion, CveApplicability, IndexedCriterion, AffectedCpes } from './types.js';
-
-function hasWildcard(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    if (value[i] === '\\') i++;
-    else if (value[i] === '*' || value[i] === '?') return true;
-  }
-  return false;
-}
 
 /** A WFN attribute as the index stores it: unquoted, lower-cased; a pattern is stored as ANY. */
 function keyValue(value: string): string {
@@ -40,8 +32,6 @@ function keyValue(value: string): string {
 export function productKeyOf(wfn: Wfn): string {
   return `${keyValue(wfn.part)}:${keyValue(wfn.vendor)}:${keyValue(wfn.product)}`;
 }
-
-const isConcrete = (value: string) => value !== ANY && value !== NA && !hasWildcard(value);
 
 type VersionPart = Omit<IndexedCriterion, 'part' | 'vendor' | 'product' | 'vulnerable' | 'source' | 'criterion'>;
 

@@ -33,7 +33,8 @@ const EXTRA = ['edition', 'language', 'sw_edition', 'target_sw', 'target_hw', 'o
 
 const covers = (relation: Relation) => relation === 'SUPERSET' || relation === 'EQUAL';
 
-function hasWildcard(value: string): boolean {
+/** An unquoted `*` or `?`: the value is a pattern (ANY itself counts). */
+export function hasWildcard(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
     if (value[i] === '\\') i++;
     else if (value[i] === '*' || value[i] === '?') return true;
@@ -42,7 +43,7 @@ function hasWildcard(value: string): boolean {
 }
 
 /** A value that names something: not ANY, not NA, not a pattern. */
-const isConcrete = (value: string) => value !== ANY && value !== NA && !hasWildcard(value);
+export const isConcrete = (value: string) => value !== ANY && value !== NA && !hasWildcard(value);
 
 type AttributeVerdict = 'ok' | 'unknown' | 'excluded';
 
