@@ -11,7 +11,7 @@ import { applicabilityOfRecord } from './extract.js';
 import type { ContextCpe, CveApplicability, CveEvidence } from './types.js';
 
 const DATA = new URL('../../../../shared/data/cve5-vulnrichment.dev.ndjson.gz', import.meta.url);
-const WANTED = ['CVE-1999-0006', 'CVE-2020-15778', 'CVE-2022-3996', 'CVE-2022-26916', 'CVE-2023-27522'];
+const WANTED = ['CVE-1999-0006', 'CVE-2020-15778', 'CVE-2022-3996', 'CVE-2022-26916', 'CVE-2023-27522', 'CVE-2024-39894'];
 
 const records = new Map<string, unknown>();
 
@@ -46,6 +46,9 @@ describe('CISA-ADP and CNA affected entries with CPEs (vulnrichment records)', (
     { rule: 'CVE-2020-15778 openssh 8.3 p1: at lessThanOrEqual 8.3p1 (update folded)', cve: 'CVE-2020-15778', context: [fp('a:openbsd:openssh:8.3:p1:*:*:*:*:*:*')], expected: ['adp:version_range/satisfied/medium/confirmed'] },
     { rule: 'CVE-2020-15778 openssh 8.4 p1: past it, status unknown', cve: 'CVE-2020-15778', context: [fp('a:openbsd:openssh:8.4:p1:*:*:*:*:*:*')], expected: ['adp:uncomparable/conditional/low/unconfirmed'] },
     { rule: 'CVE-2020-15778 openssh without a version', cve: 'CVE-2020-15778', context: [fp('a:openbsd:openssh:*:*:*:*:*:*:*:*')], expected: ['adp:version_unknown/conditional/low/unconfirmed'] },
+    // CVE-2024-39894: CISA-ADP openbsd:openssh:9.5:- (the range start, update NA) with 9.5 <= v <= 9.7 (custom).
+    { rule: 'CVE-2024-39894 openssh 9.6 p1: the versions decide, not the CPE\'s version 9.5 and update NA', cve: 'CVE-2024-39894', context: [fp('a:openbsd:openssh:9.6:p1:*:*:*:*:*:*')], expected: ['adp:version_range/satisfied/medium/confirmed'] },
+    { rule: 'CVE-2024-39894 openssh 9.7 p1 is past lessThanOrEqual 9.7: unknown', cve: 'CVE-2024-39894', context: [fp('a:openbsd:openssh:9.7:p1:*:*:*:*:*:*')], expected: ['adp:uncomparable/conditional/low/unconfirmed'] },
     // CVE-2022-3996: CISA-ADP openssl:openssl:3.0.0 (the range start as the CPE version) with 3.0.0 <= v < 3.0.7 (custom); netapp entries with version NA.
     { rule: 'CVE-2022-3996 OpenSSL 3.0.5: the entry versions decide, not the CPE version 3.0.0', cve: 'CVE-2022-3996', context: [fp('a:openssl:openssl:3.0.5:*:*:*:*:*:*:*')], expected: ['adp:version_range/satisfied/medium/confirmed'] },
     { rule: 'CVE-2022-3996 ontap_9 9.8 against the NA CPE: never', cve: 'CVE-2022-3996', context: [fp('a:netapp:ontap_9:9.8:*:*:*:*:*:*:*')], expected: [] },

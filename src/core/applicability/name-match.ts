@@ -279,11 +279,12 @@ function affectedKind(deciding: Cve5VersionEntry | 'default' | undefined): Evide
 const isRangeEntry = (entry: Cve5VersionEntry) => entry.lessThan !== undefined || entry.lessThanOrEqual !== undefined;
 
 /**
- * The status algorithm on the name's version. The CPE's own version is not used: real records put
- * the fixed build there (MSRC: `windows_10_1809:10.0.17763.2237` with `< 10.0.17763.2237`
- * affected) or the range start (CISA-ADP: `openssl:3.0.0` with `3.0.0 <= v < 3.0.7`).
+ * The status algorithm on the name's version (its update folded in). The CPE's own version and
+ * update are not used: real records put the fixed build there (MSRC:
+ * `windows_10_1809:10.0.17763.2237` with `< 10.0.17763.2237` affected) or the range start
+ * (CISA-ADP: `openssl:3.0.0` with `3.0.0 <= v < 3.0.7`, `openssh:9.5:-` with `9.5 <= v <= 9.7`).
  */
-function statusVerdict(cpe: Wfn, entry: AffectedCpes, name: Wfn): Verdict {
+function statusVerdict(entry: AffectedCpes, name: Wfn): Verdict {
   const version = versionOfWfn(name);
   if (version === undefined) return possible('version_unknown');
   const status = affectedStatus(version, entry);
@@ -303,7 +304,7 @@ function statusVerdict(cpe: Wfn, entry: AffectedCpes, name: Wfn): Verdict {
           : describeCve5Entry(deciding),
     unknownAttributes: [],
   };
-  return withUpdate(match, attributeVerdict(cpe.update, name.update));
+  return match;
 }
 
 /** The version part of a CVE 5 `affected` entry for one of its CPEs (§2.5). */
@@ -313,10 +314,10 @@ function entryVersionVerdict(cpe: Wfn, entry: AffectedCpes, name: Wfn): Verdict 
   if (cpe.version !== ANY && hasWildcard(cpe.version)) {
     const pattern = patternVerdict(cpe, name);
     return hasVersions && pattern !== 'excluded' && pattern.truth === 'definite'
-      ? both(pattern, statusVerdict(cpe, entry, name))
+      ? both(pattern, statusVerdict(entry, name))
       : pattern;
   }
-  if (hasVersions) return statusVerdict(cpe, entry, name);
+  if (hasVersions) return statusVerdict(entry, name);
   if (cpe.version !== ANY) return exactVerdict(cpe, name);
   if (entry.defaultStatus === 'affected') {
     const verdict = allVersionsVerdict(cpe, name);
