@@ -62,8 +62,8 @@ describe('vulnscope sync (NVD APIs)', () => {
     expect(summaryValue(second.stderr, 'records')).toBe('29');
 
     const feeds = await runCli(['feeds', '--json'], env);
-    const listed = (JSON.parse(feeds.stdout) as Array<{ name: string; records?: number; recordCount?: number }>).find((f) => f.name === 'nist-nvd2');
-    expect(listed?.records ?? listed?.recordCount).toBe(29);
+    const listed = (JSON.parse(feeds.stdout) as Array<{ name: string; records: number }>).find((f) => f.name === 'nist-nvd2');
+    expect(listed?.records).toBe(29);
   });
 
   it('reports a request NVD refuses and exits non-zero', async () => {
