@@ -5,7 +5,8 @@ import type { HostWrite } from '../storage/hosts.js';
 import type { Storage } from '../storage/index.js';
 import type { ClassificationResolver } from './classifications/resolver.js';
 import type { GeoEnricher } from './enrich/geo.js';
-import { scannerReportedOnly, type CveMatcher } from './match.js';
+import { knowledgeMatcher } from './knowledge/source.js';
+import { applyKnowledge, type CveMatcher } from './match.js';
 
 export interface IngestSummary {
   read: number;
@@ -37,6 +38,7 @@ export interface PipelineOptions {
 export interface PipelineStages {
   geo?: GeoEnricher;
   classifier: ClassificationResolver;
+  /** Fingerprint → CVE matching; the knowledge in `storage` unless given. */
   matcher?: CveMatcher;
 }
 
@@ -71,6 +73,7 @@ export async function runIngest(
   const now = options.now ?? Date.now;
   let batch: HostWrite[] = [];
   let batchStartedAt = 0;
+  const matcher = stages.matcher ?? knowledgeMatcher(storage);
 
   const reject = (at: SourcePosition, reason: string) => {
     summary.rejected += 1;
@@ -80,6 +83,7 @@ export async function runIngest(
     if (batch.length === 0) return;
     const writes = batch;
     batch = [];
+    await applyKnowledge(writes, matcher);
     const counts = await storage.hosts.upsertBatch(writes);
     summary.inserted += counts.inserted;
     summary.updated += counts.updated;
@@ -132,7 +136,6 @@ export function prepare(observation: Observation, stages: PipelineStages): HostW
   const ipKey = ipSortKey(ip);
   const fingerprints = observation.fingerprints.map(normaliseFingerprint);
   const geo = stages.geo?.lookup(ip.text) ?? {};
-  const matched = (stages.matcher ?? scannerReportedOnly).match(observation, fingerprints);
   const scannerCves = [...new Set(observation.cves.map((cve) => cve.toUpperCase()))].sort();
   return {
     ip: ip.text,
@@ -150,7 +153,8 @@ export function prepare(observation: Observation, stages: PipelineStages): HostW
     fingerprints,
     osCpes: observation.osCpes,
     scannerCves,
-    cves: [...new Set([...scannerCves, ...matched])].sort(),
+    knowledgeCves: [],
+    cves: scannerCves,
     observedClassifications: observation.classifications,
     classifications: stages.classifier.effective(observation.classifications, fingerprints, ipKey),
   };

@@ -105,9 +105,8 @@ export class HostIndex {
     if (query.country) parts.push(term(`cn:${query.country.toLowerCase()}`));
     if (query.protocol) parts.push(term(`proto:${query.protocol.toLowerCase()}`));
     if (query.port !== undefined) parts.push(term(familyTerm('port', query.port)));
-    // Until match confidence exists, `confirmed` means the same as `contains_cve`.
-    if (query.containsCve !== undefined) parts.push(this.withCve(query.containsCve));
-    if (query.confirmed !== undefined && query.confirmed !== query.containsCve) parts.push(this.withCve(query.confirmed));
+    if (query.containsCve !== undefined) parts.push(this.flagged('hascve', query.containsCve));
+    if (query.confirmed !== undefined) parts.push(this.flagged('confirmed', query.confirmed));
     if (query.classifications?.length) parts.push(this.classified(query.classifications));
     const fingerprint = this.fingerprintFilter(query);
     if (fingerprint) parts.push(fingerprint);
@@ -145,9 +144,10 @@ export class HostIndex {
     );
   }
 
-  private withCve(flag: boolean): Bitmap {
-    const withCve = this.postings.get('hascve') ?? new RoaringBitmap32();
-    return flag ? withCve.clone() : RoaringBitmap32.andNot(this.live, withCve);
+  /** Records filed under a flag term (`hascve`, `confirmed`), or with `false` those that are not. */
+  private flagged(name: string, flag: boolean): Bitmap {
+    const withFlag = this.postings.get(name) ?? new RoaringBitmap32();
+    return flag ? withFlag.clone() : RoaringBitmap32.andNot(this.live, withFlag);
   }
 
   private classified(values: string[]): Bitmap {
@@ -277,6 +277,7 @@ export class HostIndex {
     const term = (name: string) => ids.add(this.postings.intern(name));
     for (const cve of record.cves) term(`cve:${cve.toUpperCase()}`);
     if (record.cves.length > 0) term('hascve');
+    if (record.knowledgeCves.length > 0) term('confirmed');
     for (const fp of record.fingerprints) {
       const vendor = (fp.vendor ?? '').toLowerCase();
       const product = (fp.product ?? '').toLowerCase();

@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import type { CveMatcher } from '../ingest/match.js';
 import type { IndexSync } from '../search/index-sync.js';
 import type { Storage } from '../storage/index.js';
 import type { RateLimiter } from './rate-limit/limiter.js';
@@ -12,6 +13,8 @@ export interface AppContext {
   tokens: TokenAuthenticator;
   secret: string;
   startedAt: number;
+  /** Fingerprint → CVE matching for `explain=true`; when absent, one over `storage` is made. */
+  matcher?: CveMatcher;
   /** Request budgets; when absent, buildApp makes one from the config (and closes it with the app). */
   rateLimiter?: RateLimiter;
 }

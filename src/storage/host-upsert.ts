@@ -1,7 +1,7 @@
 import type { Sql, SqlValue } from './database.js';
 import type { HostWrite, UpsertCounts } from './hosts.js';
 
-/** Rows per multi-row statement (each host row binds 19 values; SQLite allows 32,766). */
+/** Rows per multi-row statement (each host row binds 20 values; SQLite allows 32,766). */
 const CHUNK = 250;
 
 interface PortRecord {
@@ -86,12 +86,13 @@ export async function applyBatch(tx: Sql, writes: HostWrite[], now: number): Pro
     const chunk = rows.slice(i, i + CHUNK);
     const returned = await tx.all<{ id: number }>(
       `INSERT INTO hosts (ip, ip_key, port, protocol, fp_key, date_added, hostname, observed_at, asn, as_name, as_domain,
-        country, country_code, fingerprints, os_cpes, scanner_cves, cves, observed_classifications, classifications)
-       VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+        country, country_code, fingerprints, os_cpes, scanner_cves, knowledge_cves, cves, observed_classifications, classifications)
+       VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
        ON CONFLICT (ip, port, protocol, fp_key) DO UPDATE SET hostname = excluded.hostname,
         observed_at = excluded.observed_at, asn = excluded.asn, as_name = excluded.as_name,
         as_domain = excluded.as_domain, country = excluded.country, country_code = excluded.country_code,
         fingerprints = excluded.fingerprints, os_cpes = excluded.os_cpes, scanner_cves = excluded.scanner_cves,
+        knowledge_cves = excluded.knowledge_cves,
         cves = excluded.cves, observed_classifications = excluded.observed_classifications,
         classifications = excluded.classifications
        RETURNING id`,
@@ -154,6 +155,7 @@ function rowValues(write: HostWrite, dateAdded: number): SqlValue[] {
     JSON.stringify(write.fingerprints),
     JSON.stringify(write.osCpes),
     JSON.stringify(write.scannerCves),
+    write.knowledgeCves.length > 0 ? JSON.stringify(write.knowledgeCves) : null,
     JSON.stringify(write.cves),
     JSON.stringify(write.observedClassifications),
     JSON.stringify(write.classifications),

@@ -20,6 +20,9 @@ export interface HostWrite {
   fingerprints: Fingerprint[];
   osCpes: string[];
   scannerCves: string[];
+  /** CVEs the knowledge matcher confirmed (exact version or inside a range, configuration satisfied). */
+  knowledgeCves: string[];
+  /** scannerCves ∪ knowledgeCves. */
   cves: string[];
   observedClassifications: string[];
   classifications: string[];
@@ -30,6 +33,9 @@ export interface HostRecord extends HostWrite {
   id: number;
   dateAdded: number;
 }
+
+/** What CVE matching reads of a stored record. */
+export type HostMatchInput = Pick<HostRecord, 'id' | 'fingerprints' | 'osCpes' | 'scannerCves' | 'knowledgeCves'>;
 
 export interface UpsertCounts {
   inserted: number;
@@ -62,13 +68,14 @@ interface HostRow {
   fingerprints: string;
   os_cpes: string;
   scanner_cves: string;
+  knowledge_cves: string | null;
   cves: string;
   observed_classifications: string;
   classifications: string;
 }
 
 const COLUMNS = `id, ip, ip_key, port, protocol, fp_key, hostname, observed_at, date_added, asn, as_name, as_domain,
-  country, country_code, fingerprints, os_cpes, scanner_cves, cves, observed_classifications, classifications`;
+  country, country_code, fingerprints, os_cpes, scanner_cves, knowledge_cves, cves, observed_classifications, classifications`;
 
 const optional = (value: string | null) => (value === null ? undefined : value);
 
@@ -91,6 +98,7 @@ function toRecord(row: HostRow): HostRecord {
     fingerprints: JSON.parse(row.fingerprints),
     osCpes: JSON.parse(row.os_cpes),
     scannerCves: JSON.parse(row.scanner_cves),
+    knowledgeCves: row.knowledge_cves === null ? [] : JSON.parse(row.knowledge_cves),
     cves: JSON.parse(row.cves),
     observedClassifications: JSON.parse(row.observed_classifications),
     classifications: JSON.parse(row.classifications),
@@ -200,6 +208,40 @@ export class HostRepository {
       [firstKey, lastKey],
     );
     return rows.map((row) => row.id);
+  }
+
+  /** The fields CVE matching reads, in id order after `afterId` (re-mapping scans with this). */
+  async scanMatchInputs(afterId: number, limit: number): Promise<HostMatchInput[]> {
+    const rows = await this.db.all<{ id: number; fingerprints: string; os_cpes: string; scanner_cves: string; knowledge_cves: string | null }>(
+      `SELECT id, fingerprints, os_cpes, scanner_cves, knowledge_cves FROM hosts WHERE id > ? ORDER BY id LIMIT ?`,
+      [afterId, limit],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      fingerprints: JSON.parse(row.fingerprints),
+      osCpes: JSON.parse(row.os_cpes),
+      scannerCves: JSON.parse(row.scanner_cves),
+      knowledgeCves: row.knowledge_cves === null ? [] : JSON.parse(row.knowledge_cves),
+    }));
+  }
+
+  /** Sets records' knowledge-confirmed CVEs (and `cves` = scanner ∪ confirmed) in one transaction, logging each change. */
+  async updateKnowledgeCves(updates: Array<{ id: number; knowledgeCves: string[]; cves: string[] }>): Promise<number> {
+    if (updates.length === 0) return 0;
+    const changed: number[] = [];
+    await this.db.transaction(async (tx) => {
+      await lockChangeLog(tx);
+      for (const { id, knowledgeCves, cves } of updates) {
+        const { changes } = await tx.run(`UPDATE hosts SET knowledge_cves = ?, cves = ? WHERE id = ?`, [
+          knowledgeCves.length > 0 ? JSON.stringify(knowledgeCves) : null,
+          JSON.stringify(cves),
+          id,
+        ]);
+        if (changes > 0) changed.push(id);
+      }
+      await logChanges(tx, changed, false, Date.now());
+    });
+    return changed.length;
   }
 
   /** Sets the effective classifications of records; logs a change only where they differ. */

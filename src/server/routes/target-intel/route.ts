@@ -7,7 +7,9 @@ import { benchmarkSeconds } from '../../plugins/timing.js';
 import { CLIENT_PARAMETERS, TARGET_INTEL_PARAMETERS } from './parameters.js';
 import { nextCursor, RESULT_WINDOW, resolvePaging } from './paging.js';
 import { parseHostQuery, type RawParams } from './query.js';
+import { explainRecords } from './explain.js';
 import { toTargetIntel } from './record.js';
+import { knowledgeMatcher } from '../../../ingest/knowledge/source.js';
 
 const querystring = Type.Object(
   Object.fromEntries(
@@ -20,6 +22,7 @@ const querystring = Type.Object(
 );
 
 export function registerTargetIntel(app: FastifyInstance, context: AppContext): void {
+  const matcher = context.matcher ?? knowledgeMatcher(context.storage);
   app.get(
     '/v3/index/target-intel',
     {
@@ -37,6 +40,7 @@ export function registerTargetIntel(app: FastifyInstance, context: AppContext): 
       const query = parseHostQuery(paging.filters);
       const showPages = raw.show_pages ? parseBoolean('show_pages', raw.show_pages) : false;
       const showQuery = raw.show_query ? parseBoolean('show_query', raw.show_query) : false;
+      const explain = raw.explain ? parseBoolean('explain', raw.explain) : false;
 
       const inCursor = paging.mode === 'cursor';
       const result = sync.index.page(query, {
@@ -50,10 +54,11 @@ export function registerTargetIntel(app: FastifyInstance, context: AppContext): 
       const pageIds = result.ids.slice(0, paging.limit);
       const records = await context.storage.hosts.getByIds(pageIds);
       const byId = new Map(records.map((record) => [record.id, record]));
-      const data = pageIds.flatMap((id) => {
-        const record = byId.get(id);
-        return record ? [toTargetIntel(record)] : [];
-      });
+      const pageRecords = pageIds.flatMap((id) => byId.get(id) ?? []);
+      const evidence = explain ? await explainRecords(pageRecords, matcher) : undefined;
+      const data = pageRecords.map((record, i) =>
+        evidence ? { ...toTargetIntel(record), cve_evidence: evidence[i] } : toTargetIntel(record),
+      );
 
       const totalPages = Math.ceil(result.total / paging.limit);
       const maxPages = Math.min(totalPages, Math.floor(RESULT_WINDOW / paging.limit));

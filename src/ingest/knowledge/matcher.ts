@@ -1,0 +1,222 @@
+/**
+ * Fingerprint CPEs → CVEs. A record's context is its fingerprints' CPEs plus the host's OS CPEs
+ * (AND configurations need the platform). Candidate CVEs come from the criteria index (one lookup
+ * per distinct name, names reached through renames included); each candidate's whole
+ * applicability is then evaluated by the pure rules, which decide what is confirmed.
+ *
+ * Scans repeat the same software endlessly, so results are cached per context and per name; the
+ * caches are dropped whenever the knowledge generation moves.
+ */
+import { ANY, formatCpe23, parseCpe, quoteWfnValue, type Wfn } from '../../core/cpe.js';
+import { applicabilityCoversName } from '../../core/applicability/criterion.js';
+import { evaluateApplicability } from '../../core/applicability/evaluate.js';
+import { nameLookupOf, productKeyOf, type NameLookup } from '../../core/applicability/index-keys.js';
+import type { ContextCpe, CveApplicability, CveEvidence } from '../../core/applicability/types.js';
+import { LruCache } from './lru.js';
+
+/** A concrete name as the criteria index looks it up (core: nameLookupOf). */
+export type CandidateName = NameLookup;
+
+/** What the matcher needs from knowledge storage. */
+export interface KnowledgeSource {
+  /** Moves whenever applicability, names or aliases change. */
+  generation(): Promise<number>;
+  /** Product keys (`part:vendor:product`) reachable from each key through renames, excluding itself. */
+  aliases(productKeys: string[]): Promise<Map<string, string[]>>;
+  /** CVE ids whose criteria could match the name. */
+  candidates(name: CandidateName): Promise<string[]>;
+  applicability(cveIds: string[]): Promise<CveApplicability[]>;
+}
+
+export interface MatchContext {
+  fingerprintCpes: string[];
+  osCpes: string[];
+}
+
+export interface ContextMatch {
+  /** Knowledge-confirmed CVEs, sorted. */
+  confirmed: string[];
+  /** Every relation found, confirmed or not. */
+  evidence: CveEvidence[];
+}
+
+export interface MatcherOptions {
+  contextCacheSize?: number;
+  nameCacheSize?: number;
+  applicabilityCacheSize?: number;
+}
+
+const NO_MATCH: ContextMatch = Object.freeze({ confirmed: [], evidence: [] }) as ContextMatch;
+
+
+function parseOrSkip(text: string): Wfn | undefined {
+  try {
+    return parseCpe(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `part:vendor:product` → the name with those attributes replaced (the product may contain `:`). */
+function renamed(wfn: Wfn, productKey: string): Wfn | undefined {
+  const first = productKey.indexOf(':');
+  const second = productKey.indexOf(':', first + 1);
+  try {
+    return {
+      ...wfn,
+      part: productKey.slice(0, first),
+      vendor: quoteWfnValue(productKey.slice(first + 1, second)),
+      product: quoteWfnValue(productKey.slice(second + 1)),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The lookup of a context name; names with ANY part, vendor or product are not looked up. */
+export function candidateNameOf(wfn: Wfn): CandidateName | undefined {
+  if (wfn.part === ANY || wfn.vendor === ANY || wfn.product === ANY) return undefined;
+  return nameLookupOf(wfn);
+}
+
+const nameKey = (name: CandidateName) =>
+  `${name.part}:${name.vendor}:${name.product}\u0000${name.rawKey ?? ''}\u0000${name.foldedKey ?? ''}`;
+export const contextKey = (context: MatchContext) =>
+  `${[...context.fingerprintCpes].sort().join('\u0001')}\u0000${[...context.osCpes].sort().join('\u0001')}`;
+
+export class KnowledgeMatcher {
+  private generation: number | undefined;
+  private readonly contexts: LruCache<string, ContextMatch>;
+  private readonly names: LruCache<string, string[]>;
+  private readonly applicabilities: LruCache<string, CveApplicability | null>;
+  private readonly aliasCache = new Map<string, string[]>();
+
+  constructor(
+    private readonly source: KnowledgeSource,
+    options: MatcherOptions = {},
+  ) {
+    this.contexts = new LruCache(options.contextCacheSize ?? 50_000);
+    this.names = new LruCache(options.nameCacheSize ?? 50_000);
+    this.applicabilities = new LruCache(options.applicabilityCacheSize ?? 20_000);
+  }
+
+  /** Matches many records' contexts; equal contexts are evaluated once. */
+  async matchAll(contexts: MatchContext[]): Promise<ContextMatch[]> {
+    await this.checkGeneration();
+    const results: ContextMatch[] = [];
+    const pending = new Map<string, MatchContext>();
+    const keys = contexts.map(contextKey);
+    keys.forEach((key, i) => {
+      if (!this.contexts.has(key)) pending.set(key, contexts[i]);
+    });
+    for (const [key, context] of pending) this.contexts.set(key, await this.evaluate(context));
+    for (const key of keys) results.push(this.contexts.get(key) ?? NO_MATCH);
+    return results;
+  }
+
+  async match(context: MatchContext): Promise<ContextMatch> {
+    return (await this.matchAll([context]))[0];
+  }
+
+  /**
+   * CPE search: for each concrete name, the CVEs with a criterion (or CVE 5 affected entry) covering
+   * it — per match, as NVD's cpeName search does, without evaluating AND configurations; with
+   * `vulnerableOnly`, only criteria that make the name the vulnerable element.
+   */
+  async cvesCoveringNames(names: Wfn[], vulnerableOnly: boolean): Promise<string[][]> {
+    await this.checkGeneration();
+    const out: string[][] = [];
+    for (const wfn of names) {
+      const name = candidateNameOf(wfn);
+      const candidates = name ? await this.candidatesOf(name) : [];
+      const apps = await this.applicabilityOf([...new Set(candidates)].sort());
+      out.push(apps.filter((app) => applicabilityCoversName(app, wfn, { vulnerableOnly })).map((app) => app.cveId));
+    }
+    return out;
+  }
+
+  /** Forgets everything cached (knowledge changed in this process). */
+  reset(): void {
+    this.contexts.clear();
+    this.names.clear();
+    this.applicabilities.clear();
+    this.aliasCache.clear();
+  }
+
+  private async checkGeneration(): Promise<void> {
+    const generation = await this.source.generation();
+    if (generation !== this.generation) {
+      this.reset();
+      this.generation = generation;
+    }
+  }
+
+  private async evaluate(context: MatchContext): Promise<ContextMatch> {
+    const inputs = await this.contextCpes(context);
+    if (inputs.length === 0) return NO_MATCH;
+    const cveIds = new Set<string>();
+    for (const input of inputs) {
+      const name = candidateNameOf(input.wfn);
+      if (name) for (const cve of await this.candidatesOf(name)) cveIds.add(cve);
+    }
+    if (cveIds.size === 0) return NO_MATCH;
+    const evidence: CveEvidence[] = [];
+    for (const app of await this.applicabilityOf([...cveIds].sort())) evidence.push(...evaluateApplicability(app, inputs));
+    if (evidence.length === 0) return NO_MATCH;
+    const confirmed = [...new Set(evidence.filter((e) => e.confirmed).map((e) => e.cve))].sort();
+    return { confirmed, evidence };
+  }
+
+  /** The context's names, plus the same names under every product they were renamed to or from. */
+  private async contextCpes(context: MatchContext): Promise<ContextCpe[]> {
+    const inputs: ContextCpe[] = [];
+    const add = (cpe: string, role: ContextCpe['role']) => {
+      const wfn = parseOrSkip(cpe);
+      if (wfn) inputs.push({ cpe, wfn, role });
+    };
+    for (const cpe of new Set(context.fingerprintCpes)) add(cpe, 'fingerprint');
+    for (const cpe of new Set(context.osCpes)) add(cpe, 'os');
+    const aliases = await this.aliasesOf(inputs.map((input) => productKeyOf(input.wfn)));
+    const withAliases = [...inputs];
+    for (const input of inputs) {
+      for (const target of aliases.get(productKeyOf(input.wfn)) ?? []) {
+        const wfn = renamed(input.wfn, target);
+        if (wfn) withAliases.push({ cpe: input.cpe, wfn, role: input.role, alias: formatCpe23(wfn) });
+      }
+    }
+    return withAliases;
+  }
+
+  private async aliasesOf(productKeys: string[]): Promise<Map<string, string[]>> {
+    const missing = [...new Set(productKeys)].filter((key) => !this.aliasCache.has(key));
+    if (missing.length > 0) {
+      const found = await this.source.aliases(missing);
+      for (const key of missing) this.aliasCache.set(key, found.get(key) ?? []);
+    }
+    return new Map(productKeys.map((key) => [key, this.aliasCache.get(key) ?? []]));
+  }
+
+  private async candidatesOf(name: CandidateName): Promise<string[]> {
+    const key = nameKey(name);
+    let cves = this.names.get(key);
+    if (!cves) {
+      cves = await this.source.candidates(name);
+      this.names.set(key, cves);
+    }
+    return cves;
+  }
+
+  private async applicabilityOf(cveIds: string[]): Promise<CveApplicability[]> {
+    const missing = cveIds.filter((id) => !this.applicabilities.has(id));
+    if (missing.length > 0) {
+      const loaded = new Map((await this.source.applicability(missing)).map((app) => [app.cveId, app]));
+      for (const id of missing) this.applicabilities.set(id, loaded.get(id) ?? null);
+    }
+    const out: CveApplicability[] = [];
+    for (const id of cveIds) {
+      const app = this.applicabilities.get(id);
+      if (app) out.push(app);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Retroactive re-mapping: when knowledge changes for some products, the stored records that run
+ * those products (under any of their names) are matched again, in bounded batches, without a
+ * rescan. Only records whose confirmed CVEs differ are written, so the index sees real changes only.
+ */
+import { parseCpe } from '../../core/cpe.js';
+import type { Storage } from '../../storage/index.js';
+import { contextOf, type CveMatcher } from '../match.js';
+import { productKeyOf } from '../../core/applicability/index-keys.js';
+
+export interface RemapSummary {
+  /** Records whose CPEs touch a changed product (re-evaluated). */
+  examined: number;
+  /** Records whose CVEs changed. */
+  changed: number;
+  durationMs: number;
+}
+
+export interface RemapOptions {
+  batchSize?: number;
+  /** Product keys reachable through renames (see KnowledgeSource.aliases). */
+  aliases?: (productKeys: string[]) => Promise<Map<string, string[]>>;
+  onProgress?: (summary: RemapSummary) => void;
+}
+
+const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((value, i) => value === b[i]);
+
+function productKeysOf(cpes: string[]): string[] {
+  const keys: string[] = [];
+  for (const cpe of cpes) {
+    try {
+      keys.push(productKeyOf(parseCpe(cpe)));
+    } catch {
+      // An unreadable CPE matches nothing, before or after.
+    }
+  }
+  return keys;
+}
+
+/** Which stored records need re-matching: those naming a touched product; `*` parts widen the net. */
+function touchTest(touched: Set<string>): (keys: string[]) => boolean {
+  const wildcard = [...touched].filter((key) => key.includes('*')).map((key) => key.split(':'));
+  return (keys) =>
+    keys.some(
+      (key) =>
+        touched.has(key) ||
+        wildcard.some((pattern) => {
+          const parts = key.split(':');
+          return pattern.every((value, i) => value === '*' || value === parts[i] || (i === 2 && parts.slice(2).join(':') === value));
+        }),
+    );
+}
+
+export async function remapHosts(
+  storage: Storage,
+  matcher: CveMatcher,
+  productKeys: string[],
+  options: RemapOptions = {},
+): Promise<RemapSummary> {
+  const started = performance.now();
+  const summary: RemapSummary = { examined: 0, changed: 0, durationMs: 0 };
+  if (productKeys.length === 0) return summary;
+  const touched = new Set(productKeys);
+  if (options.aliases) {
+    for (const targets of (await options.aliases(productKeys)).values()) for (const key of targets) touched.add(key);
+  }
+  const touches = touchTest(touched);
+  const batchSize = options.batchSize ?? 1000;
+  let afterId = 0;
+  for (;;) {
+    const rows = await storage.hosts.scanMatchInputs(afterId, batchSize);
+    if (rows.length === 0) break;
+    afterId = rows[rows.length - 1].id;
+    const affected = rows.filter((row) => touches(productKeysOf([...contextOf(row).fingerprintCpes, ...row.osCpes])));
+    if (affected.length === 0) continue;
+    const matches = await matcher.matchAll(affected.map(contextOf));
+    const updates = affected.flatMap((row, i) => {
+      const knowledgeCves = matches[i].confirmed;
+      if (sameList(knowledgeCves, row.knowledgeCves)) return [];
+      return [{ id: row.id, knowledgeCves, cves: [...new Set([...row.scannerCves, ...knowledgeCves])].sort() }];
+    });
+    summary.examined += affected.length;
+    summary.changed += await storage.hosts.updateKnowledgeCves(updates);
+    summary.durationMs = performance.now() - started;
+    options.onProgress?.({ ...summary });
+  }
+  summary.durationMs = performance.now() - started;
+  return summary;
+}
