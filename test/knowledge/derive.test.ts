@@ -6,6 +6,7 @@ import { convertNvdCve } from '../../src/ingest/advisories/nvd.js';
 import type { AdvisoryRecord } from '../../src/ingest/advisories/types.js';
 import { loadFeedItems, loadFeedSources, recordsAsItems, type FeedLoadOptions } from '../../src/ingest/feeds/load.js';
 import { FeedRegistry } from '../../src/ingest/feeds/registry.js';
+import { DERIVATION_VERSION, KNOWLEDGE_DERIVER } from '../../src/ingest/knowledge/derive.js';
 import { rebuildKnowledge, refreshKnowledgeCves } from '../../src/ingest/knowledge/refresh.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
 import { advisory, firstLines } from './support.js';
@@ -178,6 +179,30 @@ describe.each(engineCases())('knowledge derived from the advisory feeds ($name)'
     const forced = await rebuildKnowledge(storage, { force: true });
     expect(forced).toMatchObject({ cvesChanged: 2, touchedProducts: ['a:gitlab:gitlab', 'a:openssl:openssl'] });
     expect((await refreshKnowledgeCves(storage, ['CVE-2030-0007', 'CVE-2030-0404'])).cvesChanged).toBe(0);
+  });
+
+  it('a derivation that throws leaves that CVE as it was and reports it; the rest goes in', async () => {
+    await load('mitre-cvelist-v5', [
+      cve5('CVE-2030-0003', ['cpe:2.3:a:openssl:openssl:3.0.0:*:*:*:*:*:*:*']),
+      cve5('CVE-2030-0008', ['cpe:2.3:a:acme:widget:1.0:*:*:*:*:*:*:*']),
+      cve5('CVE-2030-0009', ['cpe:2.3:a:acme:gadget:1.0:*:*:*:*:*:*:*']),
+    ]);
+    const failing = {
+      version: DERIVATION_VERSION,
+      derive: (sources: Parameters<typeof KNOWLEDGE_DERIVER.derive>[0]) => {
+        if (sources.cveId === 'CVE-2030-0008') throw new Error('odd record');
+        return KNOWLEDGE_DERIVER.derive(sources);
+      },
+    };
+    await storage.db.run(`DELETE FROM knowledge_criteria WHERE cve_id IN ('CVE-2030-0008', 'CVE-2030-0009')`);
+    await storage.db.run(`DELETE FROM knowledge_cves WHERE cve_id IN ('CVE-2030-0008', 'CVE-2030-0009')`);
+    const summary = await refreshKnowledgeCves(storage, ['CVE-2030-0008', 'CVE-2030-0009'], { deriver: failing });
+    expect(summary).toMatchObject({ cvesChanged: 1, failed: [{ cveId: 'CVE-2030-0008', reason: 'odd record' }] });
+    expect(await stored('CVE-2030-0008')).toBeUndefined();
+    expect((await stored('CVE-2030-0009'))?.origin).toBe('mitre-cvelist-v5');
+    // A rebuild retries it.
+    expect((await rebuildKnowledge(storage)).cvesChanged).toBe(1);
+    expect((await stored('CVE-2030-0008'))?.origin).toBe('mitre-cvelist-v5');
   });
 
   it('real records: NVD configurations (incl. AND and update components) and CVE 5 CPEs become criteria', async () => {

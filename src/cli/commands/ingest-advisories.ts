@@ -34,6 +34,9 @@ export function resolveFeed(registry: FeedRegistry, options: IngestAdvisoriesOpt
 }
 
 export function printLoadSummary(feed: string, summary: FeedLoadSummary): void {
+  for (const failure of summary.knowledge?.failed ?? []) {
+    process.stderr.write(`knowledge of ${failure.cveId} not derived (left as it was; "vulnscope knowledge rebuild" retries): ${failure.reason}\n`);
+  }
   printSummary(`feed ${feed}`, {
     read: summary.read,
     added: summary.added,
@@ -47,6 +50,7 @@ export function printLoadSummary(feed: string, summary: FeedLoadSummary): void {
           'knowledge CVEs changed': summary.knowledge.cvesChanged,
           'knowledge criteria written': summary.knowledge.criteria,
           'products touched': summary.knowledge.touchedProducts.length,
+          ...(summary.knowledge.failed.length > 0 ? { 'knowledge failures': summary.knowledge.failed.length } : {}),
           'knowledge seconds': (summary.knowledge.durationMs / 1000).toFixed(2),
         }
       : {}),

@@ -59,14 +59,16 @@ export async function knowledgeRebuild(config: Config, options: { force?: boolea
     progress.finish();
     await storage.close();
   }
+  for (const failure of summary.failed) process.stderr.write(`knowledge of ${failure.cveId} not derived: ${failure.reason}\n`);
   printSummary('knowledge rebuild', {
     'CVEs changed': summary.cvesChanged,
     'criteria written': summary.criteria,
     'products touched': summary.touchedProducts.length,
+    ...(summary.failed.length > 0 ? { failures: summary.failed.length } : {}),
     'CVEs known': counts.cves,
     criteria: counts.criteria,
     'CPE names': counts.names,
     seconds: (summary.durationMs / 1000).toFixed(2),
   });
-  return 0;
+  return summary.failed.length > 0 ? 1 : 0;
 }

@@ -15,6 +15,8 @@ export interface KnowledgeRefreshSummary {
   criteria: number;
   /** `part:vendor:product` of every criterion removed or written (sorted; `*` for ANY). */
   touchedProducts: string[];
+  /** CVEs whose derivation failed (their knowledge was left as it was; a rebuild retries them). */
+  failed: Array<{ cveId: string; reason: string }>;
   durationMs: number;
 }
 
@@ -45,6 +47,7 @@ class Accumulator {
   cvesChanged = 0;
   criteria = 0;
   readonly touched = new Set<string>();
+  readonly failed: Array<{ cveId: string; reason: string }> = [];
   readonly started = Date.now();
 
   constructor(private readonly options: KnowledgeRefreshOptions) {}
@@ -54,13 +57,20 @@ class Accumulator {
     this.cvesChanged += change.cvesChanged;
     this.criteria += change.criteria;
     for (const key of change.touchedProducts) this.touched.add(key);
+    if (change.failed) this.failed.push(...change.failed);
     this.options.onProgress?.({ examined: this.examined, cvesChanged: this.cvesChanged });
   }
 
   async finish(): Promise<KnowledgeRefreshSummary> {
     const touchedProducts = [...this.touched].sort();
     if (touchedProducts.length > 0) await this.options.onKnowledgeChanged?.(touchedProducts);
-    return { cvesChanged: this.cvesChanged, criteria: this.criteria, touchedProducts, durationMs: Date.now() - this.started };
+    return {
+      cvesChanged: this.cvesChanged,
+      criteria: this.criteria,
+      touchedProducts,
+      failed: this.failed,
+      durationMs: Date.now() - this.started,
+    };
   }
 }
 

@@ -208,8 +208,9 @@ export async function replaceKnowledge(tx: Sql, cveIds: readonly string[], write
     for (const row of old) {
       touched.add(productKey(row.part, row.vendor, row.product));
       if (row.name_id !== null) {
+        // The stored id decides (the row exists: it was counted when the criterion came in).
         const name = concreteName(row.criterion);
-        if (name) addRef(name, -1);
+        addRef(name && name.id === row.name_id ? name : { id: row.name_id, cpe: row.criterion, part: '-', vendor: '-', product: '-', version: '-' }, -1);
       }
     }
     await tx.run(`DELETE FROM knowledge_criteria WHERE cve_id IN (${placeholders(chunk.length)})`, chunk);

@@ -37,6 +37,11 @@ export class KnowledgeRepository {
     return knowledgeGeneration(this.db);
   }
 
+  /** Same as {@link generation}. */
+  knowledgeGeneration(): Promise<number> {
+    return knowledgeGeneration(this.db);
+  }
+
   // --- applicability and criteria ----------------------------------------------------------
 
   /**

@@ -107,6 +107,7 @@ export async function refreshCves(
     const writes: KnowledgeWrite[] = [];
     const rehashed: Array<[string, string]> = [];
     const replaced: string[] = [];
+    const failed: Array<{ cveId: string; reason: string }> = [];
     for (const id of stale) {
       const n = nvd.get(id);
       const c = cve5.get(id);
@@ -114,7 +115,14 @@ export async function refreshCves(
       const sources: KnowledgeSources = { cveId: id };
       if (n) sources.nvd = { recordId: n.record_id, contentHash: n.content_hash, record: records.get(Number(n.id)) };
       if (c) sources.cve5 = { recordId: c.record_id, contentHash: c.content_hash, record: records.get(Number(c.id)) };
-      const derived = contentHash === undefined ? undefined : deriver.derive(sources);
+      let derived;
+      try {
+        derived = contentHash === undefined ? undefined : deriver.derive(sources);
+      } catch (error) {
+        // One odd record must not stop the rest: its knowledge stays as it was.
+        failed.push({ cveId: id, reason: error instanceof Error ? error.message : String(error) });
+        continue;
+      }
       const before = previous.get(id);
       // New records saying the same (NVD re-publishes for CVSS or references): only the hash moves.
       if (derived && before !== undefined && sameVersion(stored.get(id), deriver.version) && JSON.stringify(derived.applicability) === before) {
@@ -125,7 +133,8 @@ export async function refreshCves(
       if (derived) writes.push({ ...derived, contentHash: contentHash! });
     }
     for (const [id, hash] of rehashed) await tx.run(`UPDATE knowledge_cves SET content_hash = ? WHERE cve_id = ?`, [hash, id]);
-    return replaceKnowledge(tx, replaced, writes);
+    const change = await replaceKnowledge(tx, replaced, writes);
+    return failed.length > 0 ? { ...change, failed } : change;
   });
 }
 

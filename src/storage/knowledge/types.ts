@@ -88,6 +88,8 @@ export interface KnowledgeChange {
   criteria: number;
   /** `part:vendor:product` of every criterion removed or written (sorted). */
   touchedProducts: string[];
+  /** CVEs whose derivation threw: their knowledge was left as it was. */
+  failed?: Array<{ cveId: string; reason: string }>;
 }
 
 /** An entry of the CPE dictionary (NVD CPE API 2.0 product, or a name a match criterion lists). */
