@@ -7,6 +7,7 @@ import { parseCpe } from '../../core/cpe.js';
 import type { Storage } from '../../storage/index.js';
 import { contextOf, type CveMatcher } from '../match.js';
 import { productKeyOf } from '../../core/applicability/index-keys.js';
+import { knowledgeMatcher } from './source.js';
 
 export interface RemapSummary {
   /** Records whose CPEs touch a changed product (re-evaluated). */
@@ -87,3 +88,34 @@ export async function remapHosts(
   summary.durationMs = performance.now() - started;
   return summary;
 }
+
+/**
+ * The `onKnowledgeChanged` hook commands pass to loads, syncs and rebuilds: re-maps the stored
+ * records of the touched products with the storage's matcher; `summary()` says what it did.
+ */
+export function hostRemapping(storage: Storage, options: Pick<RemapOptions, 'onProgress' | 'batchSize'> = {}) {
+  let total: RemapSummary | undefined;
+  return {
+    hook: async (touchedProducts: string[]): Promise<RemapSummary> => {
+      const done = await remapHosts(storage, knowledgeMatcher(storage), touchedProducts, {
+        ...options,
+        aliases: (keys) => storage.knowledge.aliasesOf(keys),
+      });
+      total = total
+        ? { examined: total.examined + done.examined, changed: total.changed + done.changed, durationMs: total.durationMs + done.durationMs }
+        : done;
+      return done;
+    },
+    summary: (): RemapSummary | undefined => total,
+  };
+}
+
+/** The summary lines a command prints for re-mapping. */
+export const remapSummaryFields = (summary: RemapSummary | undefined) =>
+  summary
+    ? {
+        'records re-mapped': summary.examined,
+        'records changed': summary.changed,
+        're-map seconds': (summary.durationMs / 1000).toFixed(2),
+      }
+    : {};
