@@ -208,9 +208,9 @@ export const MIGRATIONS: Migration[] = [
       `CREATE INDEX cpe_aliases_to ON cpe_aliases (to_part, to_vendor, to_product)`,
       // Which records a feed load added or changed: knowledge refreshes exactly those CVEs.
       `CREATE INDEX advisories_generation ON advisories (feed, gen_from)`,
-      // JSON arrays, filled by the matcher: knowledge-confirmed CVEs and the evidence for them.
+      // A JSON array filled by the matcher: the knowledge-confirmed CVEs (NULL: none). Evidence is
+      // computed on request (explain=true) from knowledge as it stands, so it is not stored.
       `ALTER TABLE hosts ADD COLUMN knowledge_cves TEXT`,
-      `ALTER TABLE hosts ADD COLUMN cve_evidence TEXT`,
     ],
   },
 ];

@@ -132,13 +132,14 @@ const SINGLE_FILTERS: Array<[string, Label[]]> = [
   ['port=443', ['R1', 'R5', 'R7', 'R9', 'R15', 'R19', 'R21']],
   ['port=22', ['R3', 'R10', 'R12']],
   ['port=65535', []],
-  // contains_cve, confirmed (the same for now)
+  // contains_cve; confirmed needs a knowledge-confirmed CVE, and these fixtures carry scanner CVEs only
+  // (test/matching/host-matching.test.ts covers confirmed records)
   ['contains_cve=true', WITH_CVE],
   ['contains_cve=false', WITHOUT_CVE],
-  ['confirmed=true', WITH_CVE],
-  ['confirmed=false', WITHOUT_CVE],
-  ['contains_cve=true&confirmed=true', WITH_CVE],
-  ['contains_cve=true&confirmed=false', []],
+  ['confirmed=true', []],
+  ['confirmed=false', ALL_LABELS],
+  ['contains_cve=true&confirmed=true', []],
+  ['contains_cve=true&confirmed=false', WITH_CVE],
   // classifications: comma list (OR); a bare type matches every type:product
   ['classifications=c2', ['R6', 'R7']],
   ['classifications=c2:cobalt_strike', ['R6']],
@@ -190,7 +191,7 @@ const SINGLE_FILTERS: Array<[string, Label[]]> = [
   ['asn=AS64501&classifications=cdn', ['R4']],
   ['cidr=10.0.0.0/8&contains_cve=true&vendor=apache', ['R15']],
   [
-    'asn=AS64500&port=443&vendor=apache&version=2.4.49&contains_cve=true&confirmed=true&hostname=www&domain=example.com' +
+    'asn=AS64500&port=443&vendor=apache&version=2.4.49&contains_cve=true&confirmed=false&hostname=www&domain=example.com' +
       '&cidr=192.0.2.10&protocol=tcp&country=United+States&country_code=US&cve=CVE-2021-3711&date=2025-06-01' +
       '&pubStartDate=2025-06-01&pubEndDate=2025-06-01&updatedAtStartDate=2025-06-05&updatedAtEndDate=2025-06-05' +
       '&lastModStartDate=2025-06-05&lastModEndDate=2025-06-05&cpe=cpe:2.3:a:apache:http_server',
