@@ -1,6 +1,7 @@
 import type { Config } from '../../config.js';
 import { invalidInput } from '../../core/errors.js';
 import { loadFeedSources, type FeedLoadSummary } from '../../ingest/feeds/load.js';
+import { hostRemapping, remapSummaryFields, type RemapSummary } from '../../ingest/knowledge/remap.js';
 import { checkAdapterName, FeedRegistry, type RegisteredFeed } from '../../ingest/feeds/registry.js';
 import { checkFeedName } from '../../core/entitlements.js';
 import { createStorage } from '../../storage/index.js';
@@ -33,7 +34,7 @@ export function resolveFeed(registry: FeedRegistry, options: IngestAdvisoriesOpt
   };
 }
 
-export function printLoadSummary(feed: string, summary: FeedLoadSummary): void {
+export function printLoadSummary(feed: string, summary: FeedLoadSummary, remap?: RemapSummary): void {
   for (const failure of summary.knowledge?.failed ?? []) {
     process.stderr.write(`knowledge of ${failure.cveId} not derived (left as it was; "vulnscope knowledge rebuild" retries): ${failure.reason}\n`);
   }
@@ -54,6 +55,7 @@ export function printLoadSummary(feed: string, summary: FeedLoadSummary): void {
           'knowledge seconds': (summary.knowledge.durationMs / 1000).toFixed(2),
         }
       : {}),
+    ...remapSummaryFields(remap),
     seconds: (summary.durationMs / 1000).toFixed(2),
   });
 }
@@ -71,6 +73,7 @@ export async function ingestAdvisories(config: Config, sources: string[], option
   }
   const storage = await createStorage(config.database);
   const progress = new Progress(`loading ${feed.name}`);
+  const remap = hostRemapping(storage);
   let summary: FeedLoadSummary;
   try {
     summary = await loadFeedSources(storage, feed, inputs, {
@@ -78,11 +81,12 @@ export async function ingestAdvisories(config: Config, sources: string[], option
       batchSize: options.batchSize,
       onRejected: reportRejection,
       onProgress: (p) => progress.update(p.read, `${p.rejected} rejected`),
+      onKnowledgeChanged: remap.hook,
     });
   } finally {
     progress.finish();
     await storage.close();
   }
-  printLoadSummary(feed.name, summary);
+  printLoadSummary(feed.name, summary, remap.summary());
   return options.strict && summary.rejected > 0 ? 1 : 0;
 }

@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import { invalidInput } from '../../core/errors.js';
 import { ingestCpeDictionary, readCpeDictionarySources, type CpeDictionaryRejection } from '../../ingest/knowledge/dictionary.js';
 import { rebuildKnowledge } from '../../ingest/knowledge/refresh.js';
+import { hostRemapping, remapSummaryFields } from '../../ingest/knowledge/remap.js';
 import { createStorage } from '../../storage/index.js';
 import { printSummary } from '../output.js';
 import { Progress } from '../progress.js';
@@ -18,12 +19,14 @@ export async function ingestCpeDictionaryCommand(config: Config, sources: string
   if (sources.length === 0) throw invalidInput('no source given: name CPE dictionary files, directories or zips');
   const storage = await createStorage(config.database);
   const progress = new Progress('loading CPE dictionary');
+  const remap = hostRemapping(storage);
   let summary;
   try {
     summary = await ingestCpeDictionary(storage, readCpeDictionarySources(sources), {
       ...(options.batchSize ? { batchSize: options.batchSize } : {}),
       onRejected: reportRejection,
       onProgress: (p) => progress.update(p.read, `${p.names.toLocaleString('en-US')} names, ${p.rejected} rejected`),
+      onKnowledgeChanged: remap.hook,
     });
   } finally {
     progress.finish();
@@ -37,6 +40,7 @@ export async function ingestCpeDictionaryCommand(config: Config, sources: string
     deprecated: summary.deprecated,
     'new renames': summary.aliases,
     rejected: summary.rejected,
+    ...remapSummaryFields(remap.summary()),
     seconds: (summary.durationMs / 1000).toFixed(2),
   });
   return options.strict && summary.rejected > 0 ? 1 : 0;
@@ -46,6 +50,7 @@ export async function ingestCpeDictionaryCommand(config: Config, sources: string
 export async function knowledgeRebuild(config: Config, options: { force?: boolean; batchSize?: number }): Promise<number> {
   const storage = await createStorage(config.database);
   const progress = new Progress('rebuilding knowledge');
+  const remap = hostRemapping(storage);
   let summary;
   let counts;
   try {
@@ -53,6 +58,7 @@ export async function knowledgeRebuild(config: Config, options: { force?: boolea
       ...(options.force ? { force: true } : {}),
       ...(options.batchSize ? { batchSize: options.batchSize } : {}),
       onProgress: (p) => progress.update(p.examined, `${p.cvesChanged.toLocaleString('en-US')} changed`),
+      onKnowledgeChanged: remap.hook,
     });
     counts = await storage.knowledge.counts();
   } finally {
@@ -68,6 +74,7 @@ export async function knowledgeRebuild(config: Config, options: { force?: boolea
     'CVEs known': counts.cves,
     criteria: counts.criteria,
     'CPE names': counts.names,
+    ...remapSummaryFields(remap.summary()),
     seconds: (summary.durationMs / 1000).toFixed(2),
   });
   return summary.failed.length > 0 ? 1 : 0;

@@ -1,3 +1,4 @@
+import { hostRemapping, remapSummaryFields } from '../../ingest/knowledge/remap.js';
 import type { Config } from '../../config.js';
 import { invalidInput } from '../../core/errors.js';
 import { CPE_DICTIONARY, syncCpeDictionary } from '../../ingest/feeds/cpe-dictionary-sync.js';
@@ -46,11 +47,13 @@ export async function syncFeeds(config: Config, names: string[], options: SyncCo
 /** `sync cpe-dictionary`: the NVD CPE and Match Criteria APIs into the CPE dictionary; returns the rejections. */
 async function syncDictionary(config: Config, storage: Storage, options: SyncCommandOptions): Promise<number> {
   const progress = new Progress(`loading ${CPE_DICTIONARY}`);
+  const remap = hostRemapping(storage);
   try {
     const result = await syncCpeDictionary(storage, {
       api: config.nvd,
       ...(options.force ? { full: true } : {}),
       onRejected: (r) => process.stderr.write(`rejected at ${r.at}: ${r.reason}\n`),
+      onKnowledgeChanged: remap.hook,
       onPage: (collection, page, _context, totals) =>
         progress.update(totals.read, `${collection} ${page.next.toLocaleString('en-US')} of ${page.totalResults.toLocaleString('en-US')}`),
     });
@@ -65,6 +68,7 @@ async function syncDictionary(config: Config, storage: Storage, options: SyncCom
       renames: result.aliases,
       rejected: result.rejected,
       requests: result.requests,
+      ...remapSummaryFields(remap.summary()),
       seconds: (result.durationMs / 1000).toFixed(2),
     });
     return result.rejected;
@@ -77,8 +81,10 @@ async function syncOne(config: Config, storage: Storage, registry: FeedRegistry,
   if (name === CPE_DICTIONARY) return syncDictionary(config, storage, options);
   const download = new Progress(`downloading ${name}`);
   const progress = new Progress(`loading ${name}`);
+  const remap = hostRemapping(storage);
   try {
     const result = await syncFeed(storage, registry, name, {
+      onKnowledgeChanged: remap.hook,
       force: options.force,
       nvd: config.nvd,
       cvelistUrl: config.cvelistUrl,
@@ -97,7 +103,7 @@ async function syncOne(config: Config, storage: Storage, registry: FeedRegistry,
     download.finish();
     progress.finish();
     if (result.api) printApiSummary(`sync ${name}`, result.api);
-    printLoadSummary(name, result);
+    printLoadSummary(name, result, remap.summary());
     return result.rejected;
   } finally {
     download.finish();

@@ -111,7 +111,7 @@ export function hostRemapping(storage: Storage, options: Pick<RemapOptions, 'onP
 }
 
 /** The summary lines a command prints for re-mapping. */
-export const remapSummaryFields = (summary: RemapSummary | undefined) =>
+export const remapSummaryFields = (summary: RemapSummary | undefined): Record<string, string | number> =>
   summary
     ? {
         'records re-mapped': summary.examined,
