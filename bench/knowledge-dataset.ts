@@ -21,8 +21,9 @@ import { Zipf } from './zipf.js';
  *   ANY, sometimes a sibling product of the same vendor); firmware CVEs and ~5% of the others are
  *   AND configurations with a platform node (the device, or an OS; vulnerable:false), ~10% in all; ~3% are
  *   awaiting analysis (no configurations) and ~1% rejected.
- * - Fingerprint contexts (what scans present to the matcher) pick products and versions Zipf over
- *   the same model, some without version, some unknown to knowledge, ~40% with an OS CPE.
+ * - Fingerprint contexts (what scans present to the matcher) pick applications and firmware and
+ *   their versions Zipf over the same model, some without version, some unknown to knowledge,
+ *   ~40% with an OS CPE (Zipf over 40 operating systems).
  */
 
 export type Part = 'a' | 'o' | 'h';
@@ -95,32 +96,36 @@ const CVSS: Array<[string, number, string, number, number]> = [
 const DAY = 86_400_000;
 const FIRST_PUBLISHED = Date.UTC(2002, 0, 1);
 
-/** The head of the ranking: well-known products. */
-const HEAD: Array<{ part: Part; vendor: string; product: string; title: string; style: VersionStyle; profile: VariantProfile; targets?: string[] }> = [
+/**
+ * The head of the ranking: well-known products. The rank orders dictionary names and scan
+ * popularity; `cveRank` moves a product down the CVE ranking (http_server is everywhere in scans
+ * but has a few hundred CVEs, not thousands).
+ */
+const HEAD: Array<{ part: Part; vendor: string; product: string; title: string; style: VersionStyle; profile: VariantProfile; cveRank?: number }> = [
   { part: 'o', vendor: 'linux', product: 'linux_kernel', title: 'Linux Kernel', style: 'semver', profile: 'arch' },
-  { part: 'a', vendor: 'apache', product: 'http_server', title: 'Apache HTTP Server', style: 'fixed', profile: 'none' },
+  { part: 'a', vendor: 'apache', product: 'http_server', title: 'Apache HTTP Server', style: 'fixed', profile: 'none', cveRank: 100 },
   { part: 'o', vendor: 'microsoft', product: 'windows_10', title: 'Microsoft Windows 10', style: 'four-part', profile: 'arch' },
   { part: 'a', vendor: 'google', product: 'chrome', title: 'Google Chrome', style: 'four-part', profile: 'plain' },
   { part: 'a', vendor: 'mozilla', product: 'firefox', title: 'Mozilla Firefox', style: 'semver', profile: 'plain' },
   { part: 'a', vendor: 'oracle', product: 'mysql', title: 'Oracle MySQL', style: 'semver', profile: 'plain' },
-  { part: 'a', vendor: 'openbsd', product: 'openssh', title: 'OpenBSD OpenSSH', style: 'two-part', profile: 'updates' },
-  { part: 'a', vendor: 'openssl', product: 'openssl', title: 'OpenSSL', style: 'letter', profile: 'plain' },
+  { part: 'a', vendor: 'openbsd', product: 'openssh', title: 'OpenBSD OpenSSH', style: 'two-part', profile: 'updates', cveRank: 200 },
+  { part: 'a', vendor: 'openssl', product: 'openssl', title: 'OpenSSL', style: 'letter', profile: 'plain', cveRank: 80 },
   { part: 'a', vendor: 'php', product: 'php', title: 'PHP', style: 'semver', profile: 'plain' },
   { part: 'o', vendor: 'microsoft', product: 'windows_server_2019', title: 'Microsoft Windows Server 2019', style: 'four-part', profile: 'arch' },
   { part: 'o', vendor: 'debian', product: 'debian_linux', title: 'Debian Linux', style: 'two-part', profile: 'plain' },
-  { part: 'a', vendor: 'wordpress', product: 'wordpress', title: 'WordPress', style: 'semver', profile: 'plain' },
+  { part: 'a', vendor: 'wordpress', product: 'wordpress', title: 'WordPress', style: 'semver', profile: 'plain', cveRank: 60 },
   { part: 'a', vendor: 'jenkins', product: 'jenkins', title: 'Jenkins', style: 'semver', profile: 'plain' },
   { part: 'o', vendor: 'apple', product: 'macos', title: 'Apple macOS', style: 'semver', profile: 'plain' },
-  { part: 'a', vendor: 'f5', product: 'nginx', title: 'F5 Nginx', style: 'semver', profile: 'plain' },
+  { part: 'a', vendor: 'f5', product: 'nginx', title: 'F5 Nginx', style: 'semver', profile: 'plain', cveRank: 400 },
   { part: 'o', vendor: 'google', product: 'android', title: 'Google Android', style: 'two-part', profile: 'plain' },
   { part: 'a', vendor: 'microsoft', product: 'office', title: 'Microsoft Office', style: 'four-part', profile: 'arch' },
   { part: 'o', vendor: 'apple', product: 'iphone_os', title: 'Apple iOS', style: 'semver', profile: 'plain' },
   { part: 'a', vendor: 'atlassian', product: 'jira_server', title: 'Atlassian Jira Server', style: 'semver', profile: 'plain' },
-  { part: 'a', vendor: 'nodejs', product: 'node.js', title: 'Node.js', style: 'semver', profile: 'plain' },
-  { part: 'a', vendor: 'python', product: 'python', title: 'Python', style: 'semver', profile: 'plain' },
+  { part: 'a', vendor: 'nodejs', product: 'node.js', title: 'Node.js', style: 'semver', profile: 'plain', cveRank: 120 },
+  { part: 'a', vendor: 'python', product: 'python', title: 'Python', style: 'semver', profile: 'plain', cveRank: 130 },
   { part: 'o', vendor: 'fedoraproject', product: 'fedora', title: 'Fedora', style: 'major', profile: 'none' },
   { part: 'o', vendor: 'fortinet', product: 'fortios', title: 'Fortinet FortiOS', style: 'semver', profile: 'plain' },
-  { part: 'a', vendor: 'elastic', product: 'elasticsearch', title: 'Elasticsearch', style: 'semver', profile: 'plain' },
+  { part: 'a', vendor: 'elastic', product: 'elasticsearch', title: 'Elasticsearch', style: 'semver', profile: 'plain', cveRank: 250 },
   { part: 'a', vendor: 'vmware', product: 'vcenter_server', title: 'VMware vCenter Server', style: 'semver', profile: 'updates' },
   { part: 'o', vendor: 'canonical', product: 'ubuntu_linux', title: 'Canonical Ubuntu Linux', style: 'two-part', profile: 'plain' },
   { part: 'a', vendor: 'gitlab', product: 'gitlab', title: 'GitLab', style: 'semver', profile: 'plain' },
@@ -256,7 +261,7 @@ export function buildKnowledgeModel(names: number, seed: number): KnowledgeModel
   for (let i = vendors.length; i < vendorTotal; i++) vendors.push(`vendor${i}`);
   const vendorZipf = new Zipf(vendors.length, 0.75);
 
-  type Draft = Omit<KnowledgeProduct, 'versions' | 'nameCount'> & { fixedNames?: number };
+  type Draft = Omit<KnowledgeProduct, 'versions' | 'nameCount'> & { fixedNames?: number; cveRank?: number };
   const drafts: Draft[] = HEAD.slice(0, Math.min(HEAD.length, Math.floor(productTotal / 2))).map((head, index) => ({ ...head, index }));
   const taken = new Set(drafts.map((d) => `${d.vendor}:${d.product}`));
   for (let i = drafts.length; drafts.length < productTotal; i++) {
@@ -314,7 +319,7 @@ export function buildKnowledgeModel(names: number, seed: number): KnowledgeModel
 
   const products: KnowledgeProduct[] = drafts.map((draft) => {
     const nameCount = counts[draft.index]!;
-    const { fixedNames: _fixed, ...rest } = draft;
+    const { fixedNames: _fixed, cveRank: _rank, ...rest } = draft;
     const product: KnowledgeProduct = { ...rest, versions: [], nameCount };
     if (draft.style === 'fixed') {
       product.versions = [...HTTP_SERVER_VERSIONS];
@@ -335,6 +340,11 @@ export function buildKnowledgeModel(names: number, seed: number): KnowledgeModel
   });
 
   const cveProducts = products.filter((p) => p.part !== 'h').map((p) => p.index);
+  for (const draft of drafts) {
+    if (draft.cveRank === undefined) continue;
+    cveProducts.splice(cveProducts.indexOf(draft.index), 1);
+    cveProducts.splice(Math.min(draft.cveRank, cveProducts.length), 0, draft.index);
+  }
   const platforms = products.filter((p) => p.part === 'o' && p.pair === undefined).map((p) => p.index).slice(0, 40);
   const byVendor = new Map<string, number[]>();
   for (const p of products) {
@@ -568,7 +578,8 @@ export interface FingerprintContext {
  */
 export function* generateContexts(model: KnowledgeModel, count: number, seed: number): Generator<FingerprintContext> {
   const random = new SeededRandom(seed);
-  const candidates = model.products.filter((p) => p.part !== 'h');
+  // Applications and firmware; operating systems come as OS CPEs.
+  const candidates = model.products.filter((p) => p.part === 'a' || p.pair !== undefined);
   const zipf = new Zipf(candidates.length, 1.0);
   const platformZipf = new Zipf(Math.max(1, model.platforms.length), 1.2);
   const firmwareOf = new Map(model.products.filter((p) => p.part === 'o' && p.pair !== undefined).map((p) => [`o:${p.vendor}:${p.product}`, p]));

@@ -38,8 +38,11 @@ export interface MatcherPass {
 }
 
 export interface IngestFigures {
-  matcher: boolean;
+  /** off; cold: a new matcher, as a `vulnscope ingest scans` process starts; warm: the matcher the matcher passes warmed. */
+  matcher: 'off' | 'cold' | 'warm';
   seconds: number;
+  /** Observations read (fewer than offered when the time budget cut the run). */
+  read: number;
   observationsPerSecond: number;
   inserted: number;
   /** Records stored with knowledge-confirmed CVEs. */
@@ -80,8 +83,8 @@ export interface KnowledgeBenchResult {
     database: DatabaseSize;
   };
   search: { floor: { c1: LoadResult; c32: LoadResult }; queries: SearchFigures[] };
-  matcher: { batch: number; contexts: number; cold: MatcherPass; warm: MatcherPass };
-  ingest: { observations: number; off: IngestFigures; on: IngestFigures };
+  matcher: { batch: number; contexts: number; budgetSeconds: number; cold: MatcherPass; warm: MatcherPass };
+  ingest: { observations: number; budgetSeconds: number; off: IngestFigures; on: IngestFigures; onWarm: IngestFigures };
 }
 
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
@@ -120,7 +123,7 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
     '',
     '## Dataset (deterministic, bench/knowledge-dataset.ts)',
     '',
-    `${n(d.products)} vendor:product pairs (${n(d.vendors)} vendors), names by part: ${parts}. CVEs: ${n(r.cves)} NVD CVE API 2.0 objects, ${n(d.cvesWithConfigurations)} with configurations (${n(d.rejectedCves)} rejected, the rest awaiting analysis), ${n(d.andConfigurations)} AND configurations (${pct(d.andConfigurations, d.cvesWithConfigurations)}) with ${n(d.platformCriteria)} platform criteria; ${n(d.cpeMatch)} cpeMatch: ${n(d.ranges)} version ranges, ${n(d.exact)} exact versions, ${n(d.any)} ANY. Generation (in-process, excluded from the rates below): model ${d.generateSeconds.model.toFixed(1)} s, CVEs ${d.generateSeconds.cves.toFixed(1)} s, dictionary ${d.generateSeconds.dictionary.toFixed(1)} s.`,
+    `${n(d.products)} vendor:product pairs (${n(d.vendors)} vendors), names by part: ${parts}. CVEs: ${n(r.cves)} NVD CVE API 2.0 objects, ${n(d.cvesWithConfigurations)} with configurations (of the ${n(r.cves - d.cvesWithConfigurations)} without, ${n(d.rejectedCves)} rejected, the rest awaiting analysis), ${n(d.andConfigurations)} AND configurations (${pct(d.andConfigurations, d.cvesWithConfigurations)}) with ${n(d.platformCriteria)} platform criteria; ${n(d.cpeMatch)} cpeMatch: ${n(d.ranges)} version ranges, ${n(d.exact)} exact versions, ${n(d.any)} ANY. Generation (in-process, excluded from the rates below): model ${d.generateSeconds.model.toFixed(1)} s, CVEs ${d.generateSeconds.cves.toFixed(1)} s, dictionary ${d.generateSeconds.dictionary.toFixed(1)} s.`,
     '',
     '## Load',
     '',
@@ -152,7 +155,7 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
     '',
     '## Matcher (`KnowledgeMatcher.matchAll`)',
     '',
-    `${n(r.matcher.contexts)} fingerprint contexts (${n(r.matcher.cold.distinctContexts)} distinct; ${n(r.matcher.cold.fingerprintCpes)} fingerprint CPEs, ${n(r.matcher.cold.osCpes)} OS CPEs), Zipf over the knowledge's products and versions, in calls of ${n(r.matcher.batch)}; cold = a new matcher, warm = the same stream again through it. Time inside \`matchAll\` only.`,
+    `${n(r.matcher.cold.contexts)} fingerprint contexts${r.matcher.cold.contexts < r.matcher.contexts ? ` (of ${n(r.matcher.contexts)} offered: the cold pass stops after ${r.matcher.budgetSeconds} s)` : ''}, ${n(r.matcher.cold.distinctContexts)} distinct, with ${n(r.matcher.cold.fingerprintCpes)} fingerprint CPEs and ${n(r.matcher.cold.osCpes)} OS CPEs, Zipf over the knowledge's applications, firmware and versions, in calls of ${n(r.matcher.batch)}; cold = a new matcher, warm = the same contexts again through it. Time inside \`matchAll\` only.`,
     '',
     '| pass | contexts/s | fingerprint CPEs/s | seconds | contexts with a confirmed CVE | confirmed CVEs per context | evidence per context |',
     '|---|---:|---:|---:|---:|---:|---:|',
@@ -161,16 +164,22 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
     '',
     '## Ingest (`runIngest`, Vulnscope NDJSON, batches of 1,000)',
     '',
-    `${n(r.ingest.observations)} new observations carrying the same kind of contexts (another seed), each run into fresh addresses; the matcher is a new \`knowledgeMatcher(storage)\` (cold), as in a \`vulnscope ingest scans\` process.`,
+    `${n(r.ingest.observations)} new observations per run carrying the same kind of contexts (another seed), each run into fresh addresses, each cut after ${r.ingest.budgetSeconds} s. off = the pipeline given a matcher that confirms nothing (it always matches otherwise); new matcher = a fresh \`KnowledgeMatcher\` over storage (cold caches), as in a new \`vulnscope ingest scans\` process; warmed = the matcher of the passes above.`,
     '',
-    '| matcher | obs/s | seconds | records with knowledge CVEs |',
-    '|---|---:|---:|---:|',
-    `| off | ${n(r.ingest.off.observationsPerSecond)} | ${r.ingest.off.seconds.toFixed(1)} | ${n(r.ingest.off.withKnowledgeCves)} |`,
-    `| on | ${n(r.ingest.on.observationsPerSecond)} | ${r.ingest.on.seconds.toFixed(1)} | ${n(r.ingest.on.withKnowledgeCves)} |`,
+    '| matcher | observations | obs/s | seconds | records with knowledge CVEs | ÷ off |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...(
+      [
+        ['off', r.ingest.off],
+        ['on, new matcher', r.ingest.on],
+        ['on, warmed matcher', r.ingest.onWarm],
+      ] as const
+    ).map(
+      ([label, run]) =>
+        `| ${label} | ${n(run.read)} | ${n(run.observationsPerSecond)} | ${run.seconds.toFixed(1)} | ${n(run.withKnowledgeCves)} | ${(run.observationsPerSecond / r.ingest.off.observationsPerSecond).toFixed(2)} |`,
+    ),
     '',
-    `With the matcher: ${(r.ingest.on.observationsPerSecond / r.ingest.off.observationsPerSecond).toFixed(2)} × the rate without.`,
-    '',
-    `Reproduce: \`npm run bench:knowledge -- --cves ${r.cves} --names ${r.names}${r.engine === 'postgres' ? ' --engine postgres' : ''}${r.quick ? ' --quick' : ''}\``,
+    `Reproduce: \`npm run bench:knowledge -- --cves ${r.cves} --names ${r.names} --contexts ${r.matcher.contexts} --observations ${r.ingest.observations} --budget ${r.ingest.budgetSeconds} --workers ${r.serverWorkers}${r.engine === 'postgres' ? ' --engine postgres' : ''}${r.quick ? ' --quick' : ''}\``,
     '',
   ];
   return lines.join('\n');

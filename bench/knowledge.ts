@@ -1,0 +1,510 @@
+/**
+ * The knowledge benchmark: a deterministic synthetic NVD (bench/knowledge-dataset.ts) loaded through
+ * the product's paths — CVE API 2.0 `cve` objects converted by the nist-nvd2 adapter's converter into
+ * `loadFeedItems` (which derives knowledge after the load), and CPE API 2.0 product objects into
+ * `ingestCpeDictionary` — then measured: `/v3/search/cpe` query classes in-process (the repository
+ * calls and `cvesCoveringNames` the route makes) and through the real server (c=1 and c=32, with
+ * the `/whoami` floor), `KnowledgeMatcher.matchAll` over a stream of fingerprint contexts (cold and
+ * warm caches), and `runIngest` with the matcher off and on.
+ *
+ *   node dist-bench/bench/knowledge.js [--cves 400000] [--names 1500000] [--engine sqlite|postgres]
+ *        [--database-url URL] [--quick] [--small] [--contexts N] [--observations N] [--out bench/results] [--workers 2]
+ */
+import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseDatabaseUrl, type DatabaseConfig } from '../src/config.js';
+import { parseCpe } from '../src/core/cpe.js';
+import { convertNvdCve } from '../src/ingest/advisories/nvd.js';
+import type { AdvisoryItem } from '../src/ingest/advisories/types.js';
+import { ClassificationResolver } from '../src/ingest/classifications/resolver.js';
+import { loadFeedItems } from '../src/ingest/feeds/load.js';
+import { ingestCpeDictionary } from '../src/ingest/knowledge/dictionary.js';
+import { contextKey, KnowledgeMatcher, type ContextMatch, type MatchContext } from '../src/ingest/knowledge/matcher.js';
+import { refreshKnowledgeAfterLoad } from '../src/ingest/knowledge/refresh.js';
+import { storageKnowledgeSource } from '../src/ingest/knowledge/source.js';
+import type { CveMatcher } from '../src/ingest/match.js';
+import { runIngest, type IngestSummary } from '../src/ingest/pipeline.js';
+import { readScanFile } from '../src/ingest/readers/index.js';
+import { parseCpeSearch } from '../src/server/routes/cpe-search/query.js';
+import { createStorage, type Storage } from '../src/storage/index.js';
+import { databaseUrlOf, dropSchema, fail, freePort } from './common.js';
+import { percentile, runLoad, timeRuns } from './http-load.js';
+import {
+  buildKnowledgeModel,
+  dictionaryCounts,
+  emptyKnowledgeStats,
+  generateContexts,
+  generateCves,
+  generateDictionary,
+  type FingerprintContext,
+  type KnowledgeModel,
+} from './knowledge-dataset.js';
+import { writeKnowledgeReport, type IngestFigures, type KnowledgeBenchResult, type MatcherPass, type SearchFigures } from './knowledge-report.js';
+import { databaseSize, getJson, startServer, stopServer } from './server.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = path.join(ROOT, 'dist/cli/main.js');
+const FEED = { name: 'nist-nvd2', description: 'Synthetic NVD CVE API 2.0 records (knowledge benchmark)', adapter: 'nist-nvd2' };
+const SEED = 11;
+/** Contexts per matchAll call, as the ingest pipeline batches them. */
+const MATCH_BATCH = 1000;
+/** A matcher with cold caches (`knowledgeMatcher(storage)` is one shared instance per storage). */
+const newMatcher = (storage: Storage) => new KnowledgeMatcher(storageKnowledgeSource(storage));
+/** Matching off: the pipeline always matches, so it gets a matcher that confirms nothing. */
+const NO_MATCHING: CveMatcher = { matchAll: async (contexts) => contexts.map((): ContextMatch => ({ confirmed: [], evidence: [] })) };
+const KNOWLEDGE_TABLES = ['advisories', 'knowledge_cves', 'knowledge_criteria', 'cpe_names', 'cpe_aliases', 'hosts'];
+
+interface Options {
+  cves: number;
+  names: number;
+  engine: 'sqlite' | 'postgres';
+  databaseUrl?: string;
+  out: string;
+  quick: boolean;
+  workers: number;
+  contexts?: number;
+  observations?: number;
+  /** Seconds a cold matcher pass or an ingest run may take at most (the stream is cut there). */
+  budget: number;
+}
+
+function parseArgs(argv: string[]): Options {
+  const options: Options = { cves: 400_000, names: 1_500_000, engine: 'sqlite', out: path.join(ROOT, 'bench/results'), quick: false, workers: 2, budget: 300 };
+  let small = false;
+  const sized = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => argv[++i] ?? fail(`${arg} needs a value`);
+    if (arg === '--cves') (options.cves = Number(value())), sized.add('cves');
+    else if (arg === '--names') (options.names = Number(value())), sized.add('names');
+    else if (arg === '--engine') options.engine = value() as Options['engine'];
+    else if (arg === '--database-url') options.databaseUrl = value();
+    else if (arg === '--out') options.out = value();
+    else if (arg === '--quick') options.quick = true;
+    else if (arg === '--small') small = true;
+    else if (arg === '--workers') options.workers = Number(value());
+    else if (arg === '--contexts') options.contexts = Number(value());
+    else if (arg === '--observations') options.observations = Number(value());
+    else if (arg === '--budget') options.budget = Number(value());
+    else fail(`unknown argument ${arg}`);
+  }
+  if (small) {
+    // The small preset: a twentieth of the default sizes, few repetitions (a few minutes).
+    options.quick = true;
+    if (!sized.has('cves')) options.cves = 20_000;
+    if (!sized.has('names')) options.names = 75_000;
+  }
+  if (!Number.isInteger(options.cves) || options.cves < 100) fail('--cves must be a whole number ≥ 100');
+  if (!Number.isInteger(options.names) || options.names < 1000) fail('--names must be a whole number ≥ 1000');
+  for (const key of ['contexts', 'observations'] as const) {
+    const n = options[key];
+    if (n !== undefined && (!Number.isInteger(n) || n < 1)) fail(`--${key} must be a whole number ≥ 1`);
+  }
+  if (!(options.budget > 0)) fail('--budget must be a number of seconds > 0');
+  if (!['sqlite', 'postgres'].includes(options.engine)) fail('--engine is sqlite or postgres');
+  if (!Number.isInteger(options.workers) || options.workers < 1) fail('--workers must be a whole number ≥ 1');
+  return options;
+}
+
+const say = (message: string) => process.stderr.write(`[bench-knw ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+const seconds = (since: number) => (performance.now() - since) / 1000;
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+interface QueryClass {
+  name: string;
+  params: Record<string, string>;
+}
+
+/** The CPE search classes, with values from the model (apache:http_server has its real version list). */
+export function pickSearchQueries(model: KnowledgeModel): QueryClass[] {
+  const { byVendor } = dictionaryCounts(model);
+  const topVendor = [...byVendor].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+  const heaviest = model.products.reduce((best, p) => (p.nameCount > best.nameCount && p.part !== 'h' ? p : best), model.products[0]!);
+  const limit = { limit: '100' };
+  const http = { vendor: 'apache', product: 'http_server' };
+  return [
+    { name: 'vendor+product', params: { ...http, ...limit } },
+    { name: 'vendor+product (most names)', params: { vendor: heaviest.vendor, product: heaviest.product, ...limit } },
+    { name: 'vendor+product+version', params: { ...http, version: '2.4.49', ...limit } },
+    { name: 'version prefix 2.4.*', params: { ...http, version: '2.4.*', ...limit } },
+    { name: 'part only', params: { part: 'a', ...limit } },
+    { name: 'vendor only', params: { vendor: topVendor, ...limit } },
+    { name: 'isVulnerable=true', params: { ...http, isVulnerable: 'true', ...limit } },
+    { name: 'deep page (page 100)', params: { part: 'a', page: '100', ...limit } },
+  ];
+}
+
+/** What the route does, without HTTP: the name search, then the CVEs covering each name of the page. */
+async function searchEngine(storage: Storage, matcher: KnowledgeMatcher, params: Record<string, string>): Promise<{ total: number; names: number; links: number }> {
+  const query = parseCpeSearch(params);
+  const found = await storage.knowledge.searchCpeNames(searchOf(params));
+  const cves = await matcher.cvesCoveringNames(
+    found.names.map((name) => parseCpe(name.cpe)),
+    query.isVulnerable,
+  );
+  return { total: found.total, names: found.names.length, links: cves.reduce((sum, list) => sum + list.length, 0) };
+}
+
+function searchOf(params: Record<string, string>) {
+  const query = parseCpeSearch(params);
+  return {
+    ...(query.part ? { part: query.part } : {}),
+    ...(query.vendor ? { vendor: query.vendor } : {}),
+    ...(query.product ? { product: query.product } : {}),
+    ...(query.version !== undefined ? { version: query.version, versionPrefix: query.versionPrefix } : {}),
+    order: query.order,
+    offset: (query.page - 1) * query.limit,
+    limit: query.limit,
+  };
+}
+
+async function* cveItems(model: KnowledgeModel, count: number, now: number): AsyncIterable<AdvisoryItem> {
+  for (const cve of generateCves(model, count, { seed: SEED + 1, now })) {
+    // As the nist-nvd2 adapter converts each `cve` object it reads.
+    const record = convertNvdCve(cve);
+    yield { kind: 'record', record, sourceId: record.cveMetadata.cveId };
+  }
+}
+
+function checkDisk(dir: string, options: Options): void {
+  // Generous: ~8 KiB per CVE (record, applicability, criteria) and ~700 B per name, plus the scan files.
+  const needed = options.cves * 8192 + options.names * 700 + 200 * 2 ** 20;
+  const stats = fs.statfsSync(dir);
+  const free = stats.bavail * stats.bsize;
+  if (free < needed) fail(`${dir}: ${(free / 2 ** 30).toFixed(1)} GiB free, the benchmark needs about ${(needed / 2 ** 30).toFixed(1)} GiB`);
+}
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-bench-knw-'));
+  checkDisk(work, options);
+  const database = databaseFor(options, work);
+  const url = databaseUrlOf(database);
+  const now = Date.now();
+  const contextCount = options.contexts ?? (options.quick ? 1000 : 20_000);
+  const observationCount = options.observations ?? (options.quick ? 1000 : 20_000);
+
+  await dropSchema(database);
+  say(`model: ${fmt(options.names)} names, ${fmt(options.cves)} CVEs`);
+  let t0 = performance.now();
+  const model = buildKnowledgeModel(options.names, SEED);
+  const modelSeconds = seconds(t0);
+  // Dry passes: statistics, and the generation time the load rates leave out.
+  t0 = performance.now();
+  const stats = emptyKnowledgeStats(model);
+  for (const _ of generateCves(model, options.cves, { seed: SEED + 1, now }, stats)) void _;
+  const cveGenerateSeconds = seconds(t0);
+  t0 = performance.now();
+  let dictionaryItems = 0;
+  for (const _ of generateDictionary(model, now)) dictionaryItems++;
+  const dictionaryGenerateSeconds = seconds(t0);
+  say(`generated in ${modelSeconds.toFixed(1)} s (model) + ${cveGenerateSeconds.toFixed(1)} s (CVEs) + ${dictionaryGenerateSeconds.toFixed(1)} s (dictionary)`);
+
+  const storage = await createStorage(database);
+  let server: ChildProcess | undefined;
+  try {
+    say('loading the nist-nvd2 feed through loadFeedItems (knowledge derived after the load)');
+    t0 = performance.now();
+    const summary = await loadFeedItems(storage, FEED, cveItems(model, options.cves, now), { source: 'bench' });
+    const loadWall = seconds(t0);
+    let derivation = summary.knowledge;
+    let derivationSeconds = (derivation?.durationMs ?? 0) / 1000;
+    if (!derivation) {
+      // A loader that leaves knowledge to the caller: derive as the CLI does after it.
+      t0 = performance.now();
+      derivation = await refreshKnowledgeAfterLoad(storage, FEED.name);
+      derivationSeconds = seconds(t0);
+    }
+    if (summary.records !== options.cves) throw new Error(`the feed holds ${summary.records} records, expected ${options.cves}`);
+    say(`loaded ${fmt(summary.records)} records in ${loadWall.toFixed(1)} s, of which knowledge derivation ${derivationSeconds.toFixed(1)} s (${fmt(derivation?.cvesChanged ?? 0)} CVEs, ${fmt(derivation?.criteria ?? 0)} criteria)`);
+
+    say('loading the CPE dictionary through ingestCpeDictionary');
+    t0 = performance.now();
+    const dictionary = await ingestCpeDictionary(storage, generateDictionary(model, now));
+    const dictionaryWall = seconds(t0);
+    say(`dictionary: ${fmt(dictionary.names)} names in ${dictionaryWall.toFixed(1)} s (${dictionary.rejected} rejected, ${dictionary.aliases} renames)`);
+    if (dictionary.rejected !== 0) throw new Error(`the dictionary load rejected ${dictionary.rejected} names`);
+    const peakRssMiB = process.resourceUsage().maxRSS / 1024;
+    const counts = await storage.knowledge.counts();
+    const size = await databaseSize(storage, database, KNOWLEDGE_TABLES);
+    say(`knowledge: ${fmt(counts.cves)} CVEs, ${fmt(counts.criteria)} criteria, ${fmt(counts.names)} names; database ${fmt(size.totalMiB)} MiB`);
+
+    // --- CPE search ----------------------------------------------------------------------
+    const token = (await storage.tokens.create('bench', { rateLimit: 'unlimited' })).token;
+    const port = await freePort();
+    say('starting the server');
+    const env = { VULNSCOPE_DATABASE_URL: url, VULNSCOPE_LOG_LEVEL: 'warn', VULNSCOPE_BACKUP_INTERVAL: '0' };
+    server = await startServer(CLI, { ...env, VULNSCOPE_PORT: String(port), VULNSCOPE_WORKERS: String(options.workers) });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    say('HTTP floor (GET /whoami)');
+    const floor1 = await runLoad(['/whoami'], { baseUrl, token, concurrency: 1, requests: options.quick ? 40 : 300, warmup: 20 });
+    const floor32 = await runLoad(['/whoami'], { baseUrl, token, concurrency: 32, requests: options.quick ? 100 : 2000, warmup: 20 });
+
+    const searchMatcher = newMatcher(storage);
+    const queries: SearchFigures[] = [];
+    for (const query of pickSearchQueries(model)) {
+      say(`search: ${query.name} ${new URLSearchParams(query.params)}`);
+      const figures = await measureSearch(query, { storage, matcher: searchMatcher, baseUrl, token, quick: options.quick });
+      queries.push(figures);
+      say(`  total ${fmt(figures.total)}, ${figures.links} CVE links on the page; engine p50 ${figures.engineP50Ms.toFixed(2)} ms (SQL ${figures.sqlP50Ms.toFixed(2)}), API p50 ${figures.api.c1.p50Ms.toFixed(2)} ms, c=32 ${figures.api.c32.requestsPerSecond.toFixed(0)} req/s`);
+    }
+    await stopServer(server);
+    server = undefined;
+
+    // --- matcher ---------------------------------------------------------------------------
+    say(`matcher: ${fmt(contextCount)} fingerprint contexts in batches of ${MATCH_BATCH}, cold (at most ${options.budget} s) then warm`);
+    const matcher = newMatcher(storage);
+    const cold = await matcherPass(matcher, model, contextCount, options.budget);
+    say(`  cold: ${fmt(cold.contexts)} contexts, ${fmt(cold.contextsPerSecond)} contexts/s (${fmt(cold.fingerprintsPerSecond)} fingerprint CPEs/s)`);
+    const warm = await matcherPass(matcher, model, cold.contexts);
+    say(`  warm: ${fmt(warm.contextsPerSecond)} contexts/s (${fmt(warm.fingerprintsPerSecond)} fingerprint CPEs/s)`);
+
+    // --- ingest with the matcher off and on --------------------------------------------------
+    say(`ingest: ${fmt(observationCount)} observations through runIngest (at most ${options.budget} s each): matcher off, on (new), on (the warmed one)`);
+    const ingestRun = { storage, model, work, count: observationCount, now, budget: options.budget };
+    const off = await measureIngest(ingestRun, 'off', NO_MATCHING);
+    say(`  off: ${fmt(off.observationsPerSecond)} obs/s`);
+    const on = await measureIngest(ingestRun, 'cold', newMatcher(storage));
+    say(`  on, new matcher: ${fmt(on.read)} observations, ${fmt(on.observationsPerSecond)} obs/s, ${fmt(on.withKnowledgeCves)} records with knowledge CVEs`);
+    const onWarm = await measureIngest(ingestRun, 'warm', matcher);
+    say(`  on, warmed matcher: ${fmt(onWarm.read)} observations, ${fmt(onWarm.observationsPerSecond)} obs/s`);
+
+    const result: KnowledgeBenchResult = {
+      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+      date: new Date().toISOString(),
+      engine: options.engine,
+      cves: options.cves,
+      names: options.names,
+      quick: options.quick,
+      serverWorkers: options.workers,
+      dataset: {
+        products: model.products.length,
+        vendors: new Set(model.products.map((p) => p.vendor)).size,
+        namesByPart: Object.fromEntries(dictionaryCounts(model).byPart),
+        cvesWithConfigurations: stats.withConfigurations,
+        rejectedCves: stats.rejected,
+        andConfigurations: stats.andConfigurations,
+        cpeMatch: stats.cpeMatch,
+        ranges: stats.ranges,
+        exact: stats.exact,
+        any: stats.any,
+        platformCriteria: stats.platformCriteria,
+        generateSeconds: { model: modelSeconds, cves: cveGenerateSeconds, dictionary: dictionaryGenerateSeconds },
+      },
+      load: {
+        feed: {
+          seconds: loadWall - derivationSeconds,
+          recordsPerSecond: options.cves / Math.max(0.001, loadWall - derivationSeconds - cveGenerateSeconds),
+          records: summary.records,
+          rejected: summary.rejected,
+        },
+        derivation: {
+          seconds: derivationSeconds,
+          cvesPerSecond: (derivation?.cvesChanged ?? 0) / Math.max(0.001, derivationSeconds),
+          cvesChanged: derivation?.cvesChanged ?? 0,
+          criteria: derivation?.criteria ?? 0,
+        },
+        dictionary: {
+          seconds: dictionaryWall,
+          namesPerSecond: dictionaryItems / Math.max(0.001, dictionaryWall - dictionaryGenerateSeconds),
+          names: dictionary.names,
+          deprecated: dictionary.deprecated,
+          aliases: dictionary.aliases,
+          rejected: dictionary.rejected,
+        },
+        counts,
+        peakRssMiB,
+        database: size,
+      },
+      search: { floor: { c1: floor1, c32: floor32 }, queries },
+      matcher: { batch: MATCH_BATCH, contexts: contextCount, budgetSeconds: options.budget, cold, warm },
+      ingest: { observations: observationCount, budgetSeconds: options.budget, off, on, onWarm },
+    };
+    const files = writeKnowledgeReport(options.out, result);
+    say(`results: ${files.join(', ')}`);
+  } finally {
+    if (server) await stopServer(server);
+    await storage.close();
+    fs.rmSync(work, { recursive: true, force: true });
+    await dropSchema(database);
+  }
+}
+
+async function measureSearch(
+  query: QueryClass,
+  context: { storage: Storage; matcher: KnowledgeMatcher; baseUrl: string; token: string; quick: boolean },
+): Promise<SearchFigures> {
+  const { storage, matcher } = context;
+  const search = searchOf(query.params);
+  // First call: the matcher's caches have nothing of this query yet.
+  let t = performance.now();
+  const first = await searchEngine(storage, matcher, query.params);
+  const coldMs = performance.now() - t;
+  t = performance.now();
+  await searchEngine(storage, matcher, query.params);
+  const warmMs = performance.now() - t;
+  // Budget by cost: a query of ~1 ms gets the full run counts, one of ~1 s a few dozen requests.
+  const budget = (secondsBudget: number, min: number, max: number) => Math.max(min, Math.min(max, Math.round((secondsBudget * 1000) / Math.max(warmMs, 0.05))));
+  const runs = context.quick ? 5 : budget(3, 10, 200);
+  const engineMs = await timeRuns(runs, () => searchEngine(storage, matcher, query.params));
+  const sqlMs = await timeRuns(runs, () => storage.knowledge.searchCpeNames(search));
+  const url = `/v3/search/cpe?${new URLSearchParams(query.params)}`;
+  const c1 = await runLoad([url], { baseUrl: context.baseUrl, token: context.token, concurrency: 1, requests: context.quick ? 10 : budget(5, 20, 300), warmup: context.quick ? 2 : 5 });
+  const c32 = await runLoad([url], { baseUrl: context.baseUrl, token: context.token, concurrency: 32, requests: context.quick ? 64 : budget(8, 64, 2000), warmup: context.quick ? 2 : 5 });
+  const check = await getJson(`${context.baseUrl}${url}`, context.token);
+  const body = check.body as { _meta?: { total_documents?: number }; data?: Array<{ cves: string[] }> };
+  if (check.status !== 200) throw new Error(`${query.name}: HTTP ${check.status} ${JSON.stringify(check.body).slice(0, 300)}`);
+  if (body._meta?.total_documents !== first.total) throw new Error(`${query.name}: the API says ${body._meta?.total_documents} names, the engine ${first.total}`);
+  const apiLinks = (body.data ?? []).reduce((sum, item) => sum + item.cves.length, 0);
+  if (apiLinks !== first.links) throw new Error(`${query.name}: the API lists ${apiLinks} CVE links on the page, the engine ${first.links}`);
+  return {
+    name: query.name,
+    params: query.params,
+    total: first.total,
+    names: first.names,
+    links: first.links,
+    engineRuns: runs,
+    engineColdMs: coldMs,
+    engineP50Ms: percentile(engineMs, 0.5),
+    engineP99Ms: percentile(engineMs, 0.99),
+    sqlP50Ms: percentile(sqlMs, 0.5),
+    api: { c1, c32 },
+  };
+}
+
+/** One pass of the context stream through `matchAll`, in pipeline-sized batches; generation is not timed. */
+async function matcherPass(matcher: KnowledgeMatcher, model: KnowledgeModel, count: number, budgetSeconds = Infinity): Promise<MatcherPass> {
+  const distinct = new Set<string>();
+  let fingerprints = 0;
+  let osCpes = 0;
+  let matched = 0;
+  let confirmed = 0;
+  let evidence = 0;
+  let busyMs = 0;
+  let done = 0;
+  let batch: MatchContext[] = [];
+  const run = async () => {
+    const t = performance.now();
+    const results = await matcher.matchAll(batch);
+    busyMs += performance.now() - t;
+    done += batch.length;
+    for (const result of results) {
+      if (result.confirmed.length > 0) matched++;
+      confirmed += result.confirmed.length;
+      evidence += result.evidence.length;
+    }
+    batch = [];
+  };
+  for (const context of generateContexts(model, count, SEED + 2)) {
+    if (busyMs / 1000 >= budgetSeconds) break;
+    fingerprints += context.fingerprintCpes.length;
+    osCpes += context.osCpes.length;
+    distinct.add(contextKey(context));
+    batch.push(context);
+    if (batch.length >= MATCH_BATCH) await run();
+  }
+  if (batch.length > 0) await run();
+  const secondsBusy = busyMs / 1000;
+  return {
+    contexts: done,
+    distinctContexts: distinct.size,
+    fingerprintCpes: fingerprints,
+    osCpes,
+    seconds: secondsBusy,
+    contextsPerSecond: done / secondsBusy,
+    fingerprintsPerSecond: fingerprints / secondsBusy,
+    contextsWithConfirmed: matched,
+    confirmedPerContext: confirmed / done,
+    evidencePerContext: evidence / done,
+  };
+}
+
+/** Scan records (Vulnscope NDJSON) carrying the stream's contexts; `block` keeps the two runs' IPs apart. */
+async function writeObservations(file: string, model: KnowledgeModel, count: number, now: number, block: number): Promise<void> {
+  // One seed for all runs: the same observations, at other addresses.
+  const out = fs.createWriteStream(file);
+  let buffer = '';
+  let i = 0;
+  for (const context of generateContexts(model, count, SEED + 3)) {
+    const fingerprints = context.fingerprintCpes.map((cpe) => {
+      const [, , , vendor, product, version] = cpe.split(':');
+      return { vendor, product, ...(version !== '*' ? { version } : {}), cpe };
+    });
+    const ip = `${10 + block}.${(i >>> 16) & 255}.${(i >>> 8) & 255}.${i & 255}`;
+    const line = {
+      ip,
+      port: [80, 443, 22, 8080, 8443][i % 5],
+      protocol: 'tcp',
+      timestamp: new Date(now - (i % 86_400) * 1000).toISOString(),
+      fingerprints,
+      ...(context.osCpes.length > 0 ? { os_cpes: context.osCpes } : {}),
+      cves: [],
+      asn: `AS${64_512 + (i % 1000)}`,
+      country_code: 'US',
+    };
+    buffer += `${JSON.stringify(line)}\n`;
+    if (buffer.length > 1 << 20) {
+      if (!out.write(buffer)) await once(out, 'drain');
+      buffer = '';
+    }
+    i++;
+  }
+  out.end(buffer);
+  await once(out, 'finish');
+}
+
+const INGEST_BLOCKS = { off: 0, cold: 1, warm: 2 } as const;
+
+/** Items of `items` until `deadline` (performance.now() ms); the rest is not read. */
+async function* until<T>(items: AsyncIterable<T>, deadline: number): AsyncIterable<T> {
+  for await (const item of items) {
+    if (performance.now() >= deadline) return;
+    yield item;
+  }
+}
+
+async function measureIngest(
+  run: { storage: Storage; model: KnowledgeModel; work: string; count: number; now: number; budget: number },
+  mode: keyof typeof INGEST_BLOCKS,
+  matcher: CveMatcher,
+): Promise<IngestFigures> {
+  const { storage } = run;
+  const block = INGEST_BLOCKS[mode];
+  const file = path.join(run.work, `observations-${mode}.ndjson`);
+  await writeObservations(file, run.model, run.count, run.now, block);
+  const classifier = new ClassificationResolver(await storage.classificationLists.allEntries());
+  const t0 = performance.now();
+  const items = until(readScanFile(file, { format: 'ndjson' }), t0 + run.budget * 1000);
+  const summary: IngestSummary = await runIngest(storage, items, { classifier, matcher }, { retentionDays: 0, batchSize: MATCH_BATCH });
+  const wall = seconds(t0);
+  fs.rmSync(file, { force: true });
+  if (summary.rejected !== 0 || summary.inserted !== summary.read) throw new Error(`ingest (${mode}): ${summary.inserted} inserted, ${summary.rejected} rejected of ${summary.read} read`);
+  const row = await storage.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM hosts WHERE knowledge_cves IS NOT NULL AND ip LIKE ?`, [`${10 + block}.%`]);
+  return {
+    matcher: mode,
+    seconds: wall,
+    read: summary.read,
+    observationsPerSecond: summary.read / wall,
+    inserted: summary.inserted,
+    withKnowledgeCves: Number(row?.n ?? 0),
+  };
+}
+
+function databaseFor(options: Options, work: string): DatabaseConfig {
+  if (options.engine === 'sqlite') return { engine: 'sqlite', file: path.join(work, 'knowledge.db') };
+  const base = options.databaseUrl ?? process.env.VULNSCOPE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const config = parseDatabaseUrl(base);
+  if (config.engine !== 'postgres') fail('--engine postgres needs a postgres:// URL');
+  return { ...config, schema: `bench_knw_${options.cves}` };
+}
+
+export type { FingerprintContext };
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${(error as Error).stack}\n`);
+  process.exit(1);
+});
