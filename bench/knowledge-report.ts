@@ -12,6 +12,8 @@ export interface SearchFigures {
   /** Names on the page, and CVE links listed for them (Σ `cves` lengths). */
   names: number;
   links: number;
+  /** Size of the JSON response (re-serialised, so without insignificant whitespace). */
+  responseBytes: number;
   engineRuns: number;
   /** First in-process call (the matcher has nothing of this query cached). */
   engineColdMs: number;
@@ -89,6 +91,7 @@ export interface KnowledgeBenchResult {
 
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
 const n = (value: number) => Math.round(value).toLocaleString('en-US');
+const bytes = (value: number) => (value >= 2 ** 20 ? `${(value / 2 ** 20).toFixed(1)} MiB` : `${(value / 1024).toFixed(1)} KiB`);
 const pct = (part: number, whole: number) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
 
 /** Writes `knowledge-<engine>-<cves>.json` and `.md`. */
@@ -144,11 +147,11 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
     '',
     `engine = in-process \`searchCpeNames\` + \`cvesCoveringNames\` for the page, as the route (no HTTP), matcher caches warm; cold = the first such call; SQL = \`searchCpeNames\` alone (exact count + page). HTTP floor (authenticated \`/whoami\`): p50 ${ms(floor)} ms at c=1, ${n(r.search.floor.c32.requestsPerSecond)} req/s at c=32.`,
     '',
-    '| query | parameters | total | CVE links on page | engine cold ms | engine p50 ms | SQL p50 ms | API p50 ms | API p99 ms | API p50 ÷ (engine + floor) | c=32 req/s | c=32 p99 ms | errors |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| query | parameters | total | CVE links on page | response | engine cold ms | engine p50 ms | SQL p50 ms | API p50 ms | API p99 ms | API p50 ÷ (engine + floor) | c=32 req/s | c=32 p99 ms | errors |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...r.search.queries.map(
       (q) =>
-        `| ${q.name} | \`${describe(q.params)}\` | ${n(q.total)} | ${n(q.links)} | ${ms(q.engineColdMs)} | ${ms(q.engineP50Ms)} | ${ms(q.sqlP50Ms)} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${(q.api.c1.p50Ms / (q.engineP50Ms + floor)).toFixed(2)} | ${n(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${q.api.c1.errors + q.api.c32.errors} |`,
+        `| ${q.name} | \`${describe(q.params)}\` | ${n(q.total)} | ${n(q.links)} | ${bytes(q.responseBytes)} | ${ms(q.engineColdMs)} | ${ms(q.engineP50Ms)} | ${ms(q.sqlP50Ms)} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${(q.api.c1.p50Ms / (q.engineP50Ms + floor)).toFixed(2)} | ${n(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${q.api.c1.errors + q.api.c32.errors} |`,
     ),
     '',
     `Requests per query: adapted to the engine time (c=1: ${r.search.queries.map((q) => q.api.c1.requests).join('/')}; c=32: ${r.search.queries.map((q) => q.api.c32.requests).join('/')}).`,
