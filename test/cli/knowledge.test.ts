@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, SHARED_DATA } from '../support/cli.js';
+import { runCli, SHARED_DATA, summaryOf } from '../support/cli.js';
 
 /** `vulnscope ingest cpe-dictionary`, knowledge after `ingest advisories`, and `knowledge rebuild`, end to end. */
 
@@ -12,15 +12,6 @@ const MATCHES = path.join(SHARED_DATA, 'cpe/nvd_cpematch_api2_samples.jsonl');
 let dir: string;
 let env: Record<string, string>;
 
-/** `key  value` lines of a printed summary. */
-function summaryOf(stderr: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of stderr.split('\n')) {
-    const match = /^ {2}(\S.*?)\s{2,}(\S+)$/.exec(line);
-    if (match) out[match[1]!] = match[2]!;
-  }
-  return out;
-}
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-cli-knowledge-'));

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStorage } from '../../src/storage/index.js';
-import { runCli, SHARED_DATA } from '../support/cli.js';
+import { runCli, SHARED_DATA, summaryOf } from '../support/cli.js';
 
 /**
  * Scans ingested before the knowledge exists get their CVEs when it arrives (retroactive
@@ -13,14 +13,6 @@ import { runCli, SHARED_DATA } from '../support/cli.js';
 let dir: string;
 let env: Record<string, string>;
 
-function summaryOf(stderr: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of stderr.split('\n')) {
-    const match = /^ {2}(\S.*?)\s{2,}(\S+)$/.exec(line);
-    if (match) out[match[1]!] = match[2]!;
-  }
-  return out;
-}
 
 const observation = (ip: string, cpe: string) =>
   JSON.stringify({ ip, port: 22, protocol: 'tcp', timestamp: '2026-11-01T00:00:00Z', fingerprints: [{ cpe }] });

@@ -43,3 +43,13 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** The `key  value` lines of a summary a command printed. */
+export function summaryOf(stderr: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of stderr.split('\n')) {
+    const match = /^ {2}(\S.*?)\s{2,}(\S+)$/.exec(line);
+    if (match) out[match[1]!] = match[2]!;
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
 /** The shapes knowledge storage reads and writes. */
-import type { ApplicabilitySource, CveApplicability } from '../../core/applicability/types.js';
+import type { CveApplicability, IndexedCriterion } from '../../core/applicability/types.js';
 
 export type KnowledgeOrigin = CveApplicability['origin'];
 
@@ -11,25 +11,7 @@ export const KNOWLEDGE_FEEDS = ['nist-nvd2', 'mitre-cvelist-v5'] as const satisf
  * produces). part, vendor and product are unquoted lower-case values, or `*` for ANY. Keys are
  * `versionSortKey()` strings (byte-ordered).
  */
-export interface IndexedCriterionRow {
-  part: string;
-  vendor: string;
-  product: string;
-  vulnerable: boolean;
-  source: ApplicabilitySource;
-  /** The CPE match string as published. */
-  criterion: string;
-  /** The criterion names one concrete version (no bounds). */
-  exactKey?: string;
-  startKey?: string;
-  startInclusive?: boolean;
-  endKey?: string;
-  endInclusive?: boolean;
-  /** Version ANY without bounds: every version. */
-  unbounded?: boolean;
-  /** Cannot be reduced to keys (wildcard patterns, uncomparable bounds, CVE 5 status algorithm): always a candidate. */
-  alwaysCheck?: boolean;
-}
+export type IndexedCriterionRow = IndexedCriterion;
 
 /** A stored criterion, with the CVE it belongs to. */
 export interface StoredCriterion extends IndexedCriterionRow {
