@@ -1,4 +1,3 @@
-import { knowledgeMatcher } from '../ingest/knowledge/source.js';
 import { registerCpeSearch } from './routes/cpe-search/route.js';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context.js';
@@ -67,7 +66,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerHealth(app, context);
   registerTargetIntel(app, context);
   registerAdvisory(app, context);
-  registerCpeSearch(app, context, knowledgeMatcher(context.storage));
+  registerCpeSearch(app, context);
   const backups = new BackupStore(context.config.backupDir);
   await backups.ensure().catch((error: unknown) => app.log.warn({ err: error }, 'backup directory cannot be created'));
   registerBackup(app, context, backups);

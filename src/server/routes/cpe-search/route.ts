@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ANY, CPE_ATTRIBUTES, parseCpe, type Wfn } from '../../../core/cpe.js';
-import type { KnowledgeMatcher } from '../../../ingest/knowledge/matcher.js';
+import { cvesOfNames } from '../../../ingest/knowledge/name-cves.js';
 import type { AppContext } from '../../context.js';
 import { benchmarkSeconds } from '../../plugins/timing.js';
 import { CPE_SEARCH_CLIENT_PARAMETERS, CPE_SEARCH_PARAMETERS, parseCpeSearch } from './query.js';
@@ -14,7 +14,7 @@ const querystring = Type.Object(
 /** `api.CPE`: the 11 attributes as WFN strings (`*` ANY, `-` NA, specials backslash-quoted). */
 const cpeStruct = (wfn: Wfn) => Object.fromEntries(CPE_ATTRIBUTES.map((attribute) => [attribute, wfn[attribute] ?? ANY]));
 
-export function registerCpeSearch(app: FastifyInstance, context: AppContext, matcher: KnowledgeMatcher): void {
+export function registerCpeSearch(app: FastifyInstance, context: AppContext): void {
   app.get(
     '/v3/search/cpe',
     {
@@ -36,10 +36,7 @@ export function registerCpeSearch(app: FastifyInstance, context: AppContext, mat
         limit: query.limit,
       });
       const names = found.names.map((name) => ({ cpe: name.cpe, wfn: parseCpe(name.cpe) }));
-      const cves = await matcher.cvesCoveringNames(
-        names.map((name) => name.wfn),
-        query.isVulnerable,
-      );
+      const cves = await cvesOfNames(context.storage, found.names.map((name) => name.cpe), query.isVulnerable);
       const totalPages = Math.ceil(found.total / query.limit);
       const firstItem = (query.page - 1) * query.limit + 1;
       return {
