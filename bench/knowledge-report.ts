@@ -17,7 +17,7 @@ export interface SearchFigures {
   engineRuns: number;
   /** First in-process call (the matcher has nothing of this query cached). */
   engineColdMs: number;
-  /** In-process: `searchCpeNames` + `cvesCoveringNames`, as the route (no HTTP); warm. */
+  /** In-process: `searchCpe` (name search + `criteriaForNames`), as the route (no HTTP); warm. */
   engineP50Ms: number;
   engineP99Ms: number;
   /** `searchCpeNames` alone (count + page). */
@@ -145,7 +145,7 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
     '',
     '## CPE search (`GET /v3/search/cpe`, limit 100)',
     '',
-    `engine = in-process \`searchCpeNames\` + \`cvesCoveringNames\` for the page, as the route (no HTTP), matcher caches warm; cold = the first such call; SQL = \`searchCpeNames\` alone (exact count + page). HTTP floor (authenticated \`/whoami\`): p50 ${ms(floor)} ms at c=1, ${n(r.search.floor.c32.requestsPerSecond)} req/s at c=32.`,
+    `engine = in-process \`searchCpe\` for the page (name search, then one criteria query per product), as the route (no HTTP); cold = the first such call; SQL = \`searchCpeNames\` alone (exact count + page). HTTP floor (authenticated \`/whoami\`): p50 ${ms(floor)} ms at c=1, ${n(r.search.floor.c32.requestsPerSecond)} req/s at c=32.`,
     '',
     '| query | parameters | total | CVE links on page | response | engine cold ms | engine p50 ms | SQL p50 ms | API p50 ms | API p99 ms | API p50 ÷ (engine + floor) | c=32 req/s | c=32 p99 ms | errors |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -3,7 +3,7 @@
  * the product's paths — CVE API 2.0 `cve` objects converted by the nist-nvd2 adapter's converter into
  * `loadFeedItems` (which derives knowledge after the load), and CPE API 2.0 product objects into
  * `ingestCpeDictionary` — then measured: `/v3/search/cpe` query classes in-process (the repository
- * calls and `cvesCoveringNames` the route makes) and through the real server (c=1 and c=32, with
+ * calls (`searchCpe`) the route makes) and through the real server (c=1 and c=32, with
  * the `/whoami` floor), `KnowledgeMatcher.matchAll` over a stream of fingerprint contexts (cold and
  * warm caches), and `runIngest` with the matcher off and on.
  *
@@ -30,6 +30,7 @@ import type { CveMatcher } from '../src/ingest/match.js';
 import { runIngest, type IngestSummary } from '../src/ingest/pipeline.js';
 import { readScanFile } from '../src/ingest/readers/index.js';
 import { parseCpeSearch } from '../src/server/routes/cpe-search/query.js';
+import { nameSearchOf, searchCpe } from '../src/server/routes/cpe-search/search.js';
 import { createStorage, type Storage } from '../src/storage/index.js';
 import { databaseUrlOf, dropSchema, fail, freePort } from './common.js';
 import { percentile, runLoad, timeRuns } from './http-load.js';
@@ -139,27 +140,9 @@ export function pickSearchQueries(model: KnowledgeModel): QueryClass[] {
 }
 
 /** What the route does, without HTTP: the name search, then the CVEs covering each name of the page. */
-async function searchEngine(storage: Storage, matcher: KnowledgeMatcher, params: Record<string, string>): Promise<{ total: number; names: number; links: number }> {
-  const query = parseCpeSearch(params);
-  const found = await storage.knowledge.searchCpeNames(searchOf(params));
-  const cves = await matcher.cvesCoveringNames(
-    found.names.map((name) => parseCpe(name.cpe)),
-    query.isVulnerable,
-  );
-  return { total: found.total, names: found.names.length, links: cves.reduce((sum, list) => sum + list.length, 0) };
-}
-
-function searchOf(params: Record<string, string>) {
-  const query = parseCpeSearch(params);
-  return {
-    ...(query.part ? { part: query.part } : {}),
-    ...(query.vendor ? { vendor: query.vendor } : {}),
-    ...(query.product ? { product: query.product } : {}),
-    ...(query.version !== undefined ? { version: query.version, versionPrefix: query.versionPrefix } : {}),
-    order: query.order,
-    offset: (query.page - 1) * query.limit,
-    limit: query.limit,
-  };
+async function searchEngine(storage: Storage, params: Record<string, string>): Promise<{ total: number; names: number; links: number }> {
+  const found = await searchCpe(storage, parseCpeSearch(params));
+  return { total: found.total, names: found.names.length, links: found.names.reduce((sum, name) => sum + name.cves.length, 0) };
 }
 
 async function* cveItems(model: KnowledgeModel, count: number, now: number): AsyncIterable<AdvisoryItem> {
@@ -338,21 +321,21 @@ async function measureSearch(
   query: QueryClass,
   context: { storage: Storage; matcher: KnowledgeMatcher; baseUrl: string; token: string; quick: boolean },
 ): Promise<SearchFigures> {
-  const { storage, matcher } = context;
-  const search = searchOf(query.params);
+  const { storage } = context;
+  const search = nameSearchOf(parseCpeSearch(query.params));
   // First call: the matcher's caches have nothing of this query yet.
   let t = performance.now();
-  const first = await searchEngine(storage, matcher, query.params);
+  const first = await searchEngine(storage, query.params);
   const coldMs = performance.now() - t;
   t = performance.now();
-  await searchEngine(storage, matcher, query.params);
+  await searchEngine(storage, query.params);
   const warmMs = performance.now() - t;
   // Budget by cost: a query of ~1 ms gets the full run counts, one of ~1 s a few dozen requests.
   const budget = (secondsBudget: number, min: number, max: number) => Math.max(min, Math.min(max, Math.round((secondsBudget * 1000) / Math.max(warmMs, 0.05))));
   // Pages of a popular product list hundreds of thousands of CVEs: fewer repetitions when a call takes seconds.
   const slow = warmMs > 1000;
   const runs = context.quick ? 5 : budget(3, slow ? 5 : 10, 200);
-  const engineMs = await timeRuns(runs, () => searchEngine(storage, matcher, query.params));
+  const engineMs = await timeRuns(runs, () => searchEngine(storage, query.params));
   const sqlMs = await timeRuns(runs, () => storage.knowledge.searchCpeNames(search));
   const url = `/v3/search/cpe?${new URLSearchParams(query.params)}`;
   const c1 = await runLoad([url], { baseUrl: context.baseUrl, token: context.token, concurrency: 1, requests: context.quick ? 10 : budget(5, slow ? 10 : 20, 300), warmup: context.quick || slow ? 2 : 5 });

@@ -8,7 +8,6 @@
  * caches are dropped whenever the knowledge generation moves.
  */
 import { ANY, formatCpe23, parseCpe, quoteWfnValue, type Wfn } from '../../core/cpe.js';
-import { applicabilityCoversName } from '../../core/applicability/criterion.js';
 import { evaluateApplicability } from '../../core/applicability/evaluate.js';
 import { nameLookupOf, productKeyOf, type NameLookup } from '../../core/applicability/index-keys.js';
 import type { ContextCpe, CveApplicability, CveEvidence } from '../../core/applicability/types.js';
@@ -116,23 +115,6 @@ export class KnowledgeMatcher {
 
   async match(context: MatchContext): Promise<ContextMatch> {
     return (await this.matchAll([context]))[0];
-  }
-
-  /**
-   * CPE search: for each concrete name, the CVEs with a criterion (or CVE 5 affected entry) covering
-   * it — per match, as NVD's cpeName search does, without evaluating AND configurations; with
-   * `vulnerableOnly`, only criteria that make the name the vulnerable element.
-   */
-  async cvesCoveringNames(names: Wfn[], vulnerableOnly: boolean): Promise<string[][]> {
-    await this.checkGeneration();
-    const out: string[][] = [];
-    for (const wfn of names) {
-      const name = candidateNameOf(wfn);
-      const candidates = name ? await this.candidatesOf(name) : [];
-      const apps = await this.applicabilityOf([...new Set(candidates)].sort());
-      out.push(apps.filter((app) => applicabilityCoversName(app, wfn, { vulnerableOnly })).map((app) => app.cveId));
-    }
-    return out;
   }
 
   /** Forgets everything cached (knowledge changed in this process). */

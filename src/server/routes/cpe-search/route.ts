@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ANY, CPE_ATTRIBUTES, parseCpe, type Wfn } from '../../../core/cpe.js';
-import { cvesOfNames } from '../../../ingest/knowledge/name-cves.js';
+import { ANY, CPE_ATTRIBUTES, type Wfn } from '../../../core/cpe.js';
 import type { AppContext } from '../../context.js';
 import { benchmarkSeconds } from '../../plugins/timing.js';
 import { CPE_SEARCH_CLIENT_PARAMETERS, CPE_SEARCH_PARAMETERS, parseCpeSearch } from './query.js';
+import { searchCpe } from './search.js';
 
 const querystring = Type.Object(
   Object.fromEntries([...CPE_SEARCH_PARAMETERS, ...CPE_SEARCH_CLIENT_PARAMETERS].map((name) => [name, Type.Optional(Type.String())])),
@@ -26,17 +26,7 @@ export function registerCpeSearch(app: FastifyInstance, context: AppContext): vo
     },
     async (request) => {
       const query = parseCpeSearch(request.query as Record<string, string>);
-      const found = await context.storage.knowledge.searchCpeNames({
-        ...(query.part ? { part: query.part } : {}),
-        ...(query.vendor ? { vendor: query.vendor } : {}),
-        ...(query.product ? { product: query.product } : {}),
-        ...(query.version !== undefined ? { version: query.version, versionPrefix: query.versionPrefix } : {}),
-        order: query.order,
-        offset: (query.page - 1) * query.limit,
-        limit: query.limit,
-      });
-      const names = found.names.map((name) => ({ cpe: name.cpe, wfn: parseCpe(name.cpe) }));
-      const cves = await cvesOfNames(context.storage, found.names.map((name) => name.cpe), query.isVulnerable);
+      const found = await searchCpe(context.storage, query);
       const totalPages = Math.ceil(found.total / query.limit);
       const firstItem = (query.page - 1) * query.limit + 1;
       return {
@@ -50,10 +40,10 @@ export function registerCpeSearch(app: FastifyInstance, context: AppContext): vo
           page: query.page,
           total_pages: totalPages,
           max_pages: Math.min(totalPages, Math.floor(10_000 / query.limit)),
-          first_item: names.length > 0 ? firstItem : 0,
-          last_item: names.length > 0 ? firstItem + names.length - 1 : 0,
+          first_item: found.names.length > 0 ? firstItem : 0,
+          last_item: found.names.length > 0 ? firstItem + found.names.length - 1 : 0,
         },
-        data: names.map((name, i) => ({ cpe: name.cpe, cpe_struct: cpeStruct(name.wfn), cves: cves[i] })),
+        data: found.names.map((name) => ({ cpe: name.cpe, cpe_struct: cpeStruct(name.wfn), cves: name.cves })),
       };
     },
   );

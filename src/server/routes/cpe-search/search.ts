@@ -1,0 +1,31 @@
+import { parseCpe, type Wfn } from '../../../core/cpe.js';
+import { cvesOfNames } from '../../../ingest/knowledge/name-cves.js';
+import type { Storage } from '../../../storage/index.js';
+import type { CpeNameSearch } from '../../../storage/knowledge/index.js';
+import type { CpeSearchQuery } from './query.js';
+
+export interface CpeSearchResult {
+  total: number;
+  names: Array<{ cpe: string; wfn: Wfn; cves: string[] }>;
+}
+
+/** The name search (one page, exact total) a CPE search query asks storage for. */
+export const nameSearchOf = (query: CpeSearchQuery): CpeNameSearch => ({
+  ...(query.part ? { part: query.part } : {}),
+  ...(query.vendor ? { vendor: query.vendor } : {}),
+  ...(query.product ? { product: query.product } : {}),
+  ...(query.version !== undefined ? { version: query.version, versionPrefix: query.versionPrefix } : {}),
+  order: query.order,
+  offset: (query.page - 1) * query.limit,
+  limit: query.limit,
+});
+
+/** One page of CPE search: the matching names (exact total) and the CVEs covering each. */
+export async function searchCpe(storage: Storage, query: CpeSearchQuery): Promise<CpeSearchResult> {
+  const found = await storage.knowledge.searchCpeNames(nameSearchOf(query));
+  const cves = await cvesOfNames(storage, found.names.map((name) => name.cpe), query.isVulnerable);
+  return {
+    total: found.total,
+    names: found.names.map((name, i) => ({ cpe: name.cpe, wfn: parseCpe(name.cpe), cves: cves[i]! })),
+  };
+}
