@@ -91,6 +91,8 @@ export interface KnowledgeBenchResult {
 
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
 const n = (value: number) => Math.round(value).toLocaleString('en-US');
+/** A rate: one decimal below 10 (a multi-second page at c=32 is not "0 req/s"). */
+const rate = (value: number) => (value < 10 ? value.toFixed(1) : n(value));
 const bytes = (value: number) => (value >= 2 ** 20 ? `${(value / 2 ** 20).toFixed(1)} MiB` : `${(value / 1024).toFixed(1)} KiB`);
 const pct = (part: number, whole: number) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
 
@@ -118,7 +120,7 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
     .map(([part, count]) => `${part} ${n(count)}`)
     .join(', ');
   const passRow = (label: string, p: MatcherPass) =>
-    `| ${label} | ${n(p.contextsPerSecond)} | ${n(p.fingerprintsPerSecond)} | ${p.seconds.toFixed(2)} | ${pct(p.contextsWithConfirmed, p.contexts)} | ${p.confirmedPerContext.toFixed(2)} | ${p.evidencePerContext.toFixed(2)} |`;
+    `| ${label} | ${rate(p.contextsPerSecond)} | ${rate(p.fingerprintsPerSecond)} | ${p.seconds.toFixed(2)} | ${pct(p.contextsWithConfirmed, p.contexts)} | ${p.confirmedPerContext.toFixed(2)} | ${p.evidencePerContext.toFixed(2)} |`;
   const lines = [
     `# Vulnscope knowledge benchmark: ${r.engine}, ${n(r.cves)} CVEs, ${n(r.names)} CPE names${r.quick ? ' (quick)' : ''}`,
     '',
@@ -151,14 +153,14 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...r.search.queries.map(
       (q) =>
-        `| ${q.name} | \`${describe(q.params)}\` | ${n(q.total)} | ${n(q.links)} | ${bytes(q.responseBytes)} | ${ms(q.engineColdMs)} | ${ms(q.engineP50Ms)} | ${ms(q.sqlP50Ms)} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${(q.api.c1.p50Ms / (q.engineP50Ms + floor)).toFixed(2)} | ${n(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${q.api.c1.errors + q.api.c32.errors} |`,
+        `| ${q.name} | \`${describe(q.params)}\` | ${n(q.total)} | ${n(q.links)} | ${bytes(q.responseBytes)} | ${ms(q.engineColdMs)} | ${ms(q.engineP50Ms)} | ${ms(q.sqlP50Ms)} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${(q.api.c1.p50Ms / (q.engineP50Ms + floor)).toFixed(2)} | ${rate(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${q.api.c1.errors + q.api.c32.errors} |`,
     ),
     '',
     `Requests per query: adapted to the engine time (c=1: ${r.search.queries.map((q) => q.api.c1.requests).join('/')}; c=32: ${r.search.queries.map((q) => q.api.c32.requests).join('/')}).`,
     '',
     '## Matcher (`KnowledgeMatcher.matchAll`)',
     '',
-    `${n(r.matcher.cold.contexts)} fingerprint contexts${r.matcher.cold.contexts < r.matcher.contexts ? ` (of ${n(r.matcher.contexts)} offered: the cold pass stops after ${r.matcher.budgetSeconds} s)` : ''}, ${n(r.matcher.cold.distinctContexts)} distinct, with ${n(r.matcher.cold.fingerprintCpes)} fingerprint CPEs and ${n(r.matcher.cold.osCpes)} OS CPEs, Zipf over the knowledge's applications, firmware and versions, in calls of ${n(r.matcher.batch)}; cold = a new matcher, warm = the same contexts again through it. Time inside \`matchAll\` only.`,
+    `${n(r.matcher.cold.contexts)} fingerprint contexts${r.matcher.cold.contexts < r.matcher.contexts ? ` (of ${n(r.matcher.contexts)} offered: the cold pass stops at the first call after ${r.matcher.budgetSeconds} s)` : ''}, ${n(r.matcher.cold.distinctContexts)} distinct, with ${n(r.matcher.cold.fingerprintCpes)} fingerprint CPEs and ${n(r.matcher.cold.osCpes)} OS CPEs, Zipf over the knowledge's applications, firmware and versions, in calls of ${n(r.matcher.batch)}; cold = a new matcher, warm = the same contexts again through it. Time inside \`matchAll\` only.`,
     '',
     '| pass | contexts/s | fingerprint CPEs/s | seconds | contexts with a confirmed CVE | confirmed CVEs per context | evidence per context |',
     '|---|---:|---:|---:|---:|---:|---:|',
@@ -167,7 +169,7 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
     '',
     '## Ingest (`runIngest`, Vulnscope NDJSON, batches of 1,000)',
     '',
-    `${n(r.ingest.observations)} new observations per run carrying the same kind of contexts (another seed), each run into fresh addresses, each cut after ${r.ingest.budgetSeconds} s. off = the pipeline given a matcher that confirms nothing (it always matches otherwise); new matcher = a fresh \`KnowledgeMatcher\` over storage (cold caches), as in a new \`vulnscope ingest scans\` process; warmed = the matcher of the passes above.`,
+    `${n(r.ingest.observations)} new observations per run carrying the same kind of contexts (another seed), each run into fresh addresses, each cut at the first batch boundary after ${r.ingest.budgetSeconds} s (a batch of 1,000 is matched as a whole). off = the pipeline given a matcher that confirms nothing (it always matches otherwise); new matcher = a fresh \`KnowledgeMatcher\` over storage (cold caches), as in a new \`vulnscope ingest scans\` process; warmed = the matcher of the passes above.`,
     '',
     '| matcher | observations | obs/s | seconds | records with knowledge CVEs | ÷ off |',
     '|---|---:|---:|---:|---:|---:|',
@@ -179,7 +181,7 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
       ] as const
     ).map(
       ([label, run]) =>
-        `| ${label} | ${n(run.read)} | ${n(run.observationsPerSecond)} | ${run.seconds.toFixed(1)} | ${n(run.withKnowledgeCves)} | ${(run.observationsPerSecond / r.ingest.off.observationsPerSecond).toFixed(2)} |`,
+        `| ${label} | ${n(run.read)} | ${rate(run.observationsPerSecond)} | ${run.seconds.toFixed(1)} | ${n(run.withKnowledgeCves)} | ${(run.observationsPerSecond / r.ingest.off.observationsPerSecond).toPrecision(2)} |`,
     ),
     '',
     `Reproduce: \`npm run bench:knowledge -- --cves ${r.cves} --names ${r.names} --contexts ${r.matcher.contexts} --observations ${r.ingest.observations} --budget ${r.ingest.budgetSeconds} --workers ${r.serverWorkers}${r.engine === 'postgres' ? ' --engine postgres' : ''}${r.quick ? ' --quick' : ''}\``,
