@@ -15,7 +15,7 @@ export interface SearchFigures {
   /** Size of the JSON response (re-serialised, so without insignificant whitespace). */
   responseBytes: number;
   engineRuns: number;
-  /** First in-process call (the matcher has nothing of this query cached). */
+  /** First in-process call of the query (nothing of it in the database page cache yet, unless an earlier class read it). */
   engineColdMs: number;
   /** In-process: `searchCpe` (name search + `criteriaForNames`), as the route (no HTTP); warm. */
   engineP50Ms: number;
