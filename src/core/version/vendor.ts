@@ -95,8 +95,25 @@ function classifyWord(word: string, gluedAfterNumber: boolean, numberFollows: bo
   return 'unknown';
 }
 
-/** Splits a version into classified tokens; `undefined` when it is not comparable. */
+const tokenized = new Map<string, TokenizedVersion | null>();
+const TOKENIZED_CACHE_MAX = 100_000;
+
+/**
+ * Splits a version into classified tokens; `undefined` when it is not comparable. Matching
+ * compares the same few thousand bounds against every fingerprint, so results are remembered
+ * (they are never mutated by callers).
+ */
 export function tokenizeVendorVersion(text: string): TokenizedVersion | undefined {
+  let result = tokenized.get(text);
+  if (result === undefined) {
+    result = tokenize(text) ?? null;
+    if (tokenized.size >= TOKENIZED_CACHE_MAX) tokenized.clear();
+    tokenized.set(text, result);
+  }
+  return result ?? undefined;
+}
+
+function tokenize(text: string): TokenizedVersion | undefined {
   if (!isComparableVendorVersion(text)) return undefined;
   const version = normalizeVendorVersion(text);
   const tokens: VendorToken[] = [];

@@ -96,7 +96,7 @@ export class KnowledgeMatcher {
   ) {
     this.contexts = new LruCache(options.contextCacheSize ?? 50_000);
     this.names = new LruCache(options.nameCacheSize ?? 50_000);
-    this.applicabilities = new LruCache(options.applicabilityCacheSize ?? 20_000);
+    this.applicabilities = new LruCache(options.applicabilityCacheSize ?? 100_000);
   }
 
   /** Matches many records' contexts; equal contexts are evaluated once. */
