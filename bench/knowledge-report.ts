@@ -49,10 +49,12 @@ export interface IngestFigures {
   inserted: number;
   /** Records stored with knowledge-confirmed CVEs. */
   withKnowledgeCves: number;
+  /** Heap in use after the run, its matcher still referenced. */
+  heapMiB: number;
 }
 
 export interface KnowledgeBenchResult {
-  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string };
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; heapLimitMiB: number };
   date: string;
   engine: string;
   cves: number;
@@ -85,7 +87,16 @@ export interface KnowledgeBenchResult {
     database: DatabaseSize;
   };
   search: { floor: { c1: LoadResult; c32: LoadResult }; queries: SearchFigures[] };
-  matcher: { batch: number; contexts: number; budgetSeconds: number; cold: MatcherPass; warm: MatcherPass };
+  matcher: {
+    batch: number;
+    contexts: number;
+    budgetSeconds: number;
+    cold: MatcherPass;
+    warm: MatcherPass;
+    /** Harness heap in use before the matcher was made, and after its cold pass (its caches full). */
+    heapBeforeMiB: number;
+    heapAfterColdMiB: number;
+  };
   ingest: { observations: number; budgetSeconds: number; off: IngestFigures; on: IngestFigures; onWarm: IngestFigures };
 }
 
@@ -124,7 +135,7 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
   const lines = [
     `# Vulnscope knowledge benchmark: ${r.engine}, ${n(r.cves)} CVEs, ${n(r.names)} CPE names${r.quick ? ' (quick)' : ''}`,
     '',
-    `${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.memoryGiB} GiB · Node ${r.machine.node} · server with ${r.serverWorkers} worker process(es)`,
+    `${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.memoryGiB} GiB · Node ${r.machine.node} (heap limit ${n(r.machine.heapLimitMiB)} MiB) · server with ${r.serverWorkers} worker process(es)`,
     '',
     '## Dataset (deterministic, bench/knowledge-dataset.ts)',
     '',
@@ -167,12 +178,14 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
     passRow('cold cache', r.matcher.cold),
     passRow('warm cache', r.matcher.warm),
     '',
+    `Heap in use (after a full GC) before the matcher was made: ${n(r.matcher.heapBeforeMiB)} MiB; after the cold pass, its caches holding ${n(r.matcher.cold.distinctContexts)} contexts with their evidence: ${n(r.matcher.heapAfterColdMiB)} MiB (${((r.matcher.heapAfterColdMiB - r.matcher.heapBeforeMiB) * 1024 / Math.max(1, r.matcher.cold.distinctContexts)).toFixed(0)} KiB per distinct context).`,
+    '',
     '## Ingest (`runIngest`, Vulnscope NDJSON, batches of 1,000)',
     '',
-    `${n(r.ingest.observations)} new observations per run carrying the same kind of contexts (another seed), each run into fresh addresses, each cut at the first batch boundary after ${r.ingest.budgetSeconds} s (a batch of 1,000 is matched as a whole). off = the pipeline given a matcher that confirms nothing (it always matches otherwise); new matcher = a fresh \`KnowledgeMatcher\` over storage (cold caches), as in a new \`vulnscope ingest scans\` process; warmed = the matcher of the passes above.`,
+    `${n(r.ingest.observations)} new observations per run carrying the same kind of contexts (another seed), each run into fresh addresses, each cut at the first batch boundary after ${r.ingest.budgetSeconds} s (a batch of 1,000 is matched as a whole). off = the pipeline given a matcher that confirms nothing (it always matches otherwise); new matcher = a fresh \`KnowledgeMatcher\` over storage (cold caches), as in a new \`vulnscope ingest scans\` process; warmed = the matcher of the passes above (run before the new one, then dropped: one matcher alive at a time).`,
     '',
-    '| matcher | observations | obs/s | seconds | records with knowledge CVEs | ÷ off |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| matcher | observations | obs/s | seconds | records with knowledge CVEs | ÷ off | heap after, MiB |',
+    '|---|---:|---:|---:|---:|---:|---:|',
     ...(
       [
         ['off', r.ingest.off],
@@ -181,7 +194,7 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
       ] as const
     ).map(
       ([label, run]) =>
-        `| ${label} | ${n(run.read)} | ${rate(run.observationsPerSecond)} | ${run.seconds.toFixed(1)} | ${n(run.withKnowledgeCves)} | ${(run.observationsPerSecond / r.ingest.off.observationsPerSecond).toPrecision(2)} |`,
+        `| ${label} | ${n(run.read)} | ${rate(run.observationsPerSecond)} | ${run.seconds.toFixed(1)} | ${n(run.withKnowledgeCves)} | ${(run.observationsPerSecond / r.ingest.off.observationsPerSecond).toPrecision(2)} | ${n(run.heapMiB)} |`,
     ),
     '',
     `Reproduce: \`npm run bench:knowledge -- --cves ${r.cves} --names ${r.names} --contexts ${r.matcher.contexts} --observations ${r.ingest.observations} --budget ${r.ingest.budgetSeconds} --workers ${r.serverWorkers}${r.engine === 'postgres' ? ' --engine postgres' : ''}${r.quick ? ' --quick' : ''}\``,

@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
 import { parseDatabaseUrl, type DatabaseConfig } from '../src/config.js';
 import { parseCpe } from '../src/core/cpe.js';
 import { convertNvdCve } from '../src/ingest/advisories/nvd.js';
@@ -112,6 +113,11 @@ function parseArgs(argv: string[]): Options {
 }
 
 const say = (message: string) => process.stderr.write(`[bench-knw ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+/** Heap in use (after a full collection when run with --expose-gc, as `npm run bench:knowledge` does). */
+const heapMiB = () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+};
 const seconds = (since: number) => (performance.now() - since) / 1000;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -239,24 +245,35 @@ async function main(): Promise<void> {
 
     // --- matcher ---------------------------------------------------------------------------
     say(`matcher: ${fmt(contextCount)} fingerprint contexts in batches of ${MATCH_BATCH}, cold (at most ${options.budget} s) then warm`);
-    const matcher = newMatcher(storage);
+    const heapBeforeMiB = heapMiB();
+    let matcher: KnowledgeMatcher | undefined = newMatcher(storage);
     const cold = await matcherPass(matcher, model, contextCount, options.budget);
-    say(`  cold: ${fmt(cold.contexts)} contexts, ${fmt(cold.contextsPerSecond)} contexts/s (${fmt(cold.fingerprintsPerSecond)} fingerprint CPEs/s)`);
+    // What the matcher's caches hold after the pass (contexts cached with all their evidence).
+    const heapAfterColdMiB = heapMiB();
+    say(`  cold: ${fmt(cold.contexts)} contexts, ${fmt(cold.contextsPerSecond)} contexts/s (${fmt(cold.fingerprintsPerSecond)} fingerprint CPEs/s); heap ${fmt(heapBeforeMiB)} → ${fmt(heapAfterColdMiB)} MiB`);
     const warm = await matcherPass(matcher, model, cold.contexts);
     say(`  warm: ${fmt(warm.contextsPerSecond)} contexts/s (${fmt(warm.fingerprintsPerSecond)} fingerprint CPEs/s)`);
 
     // --- ingest with the matcher off and on --------------------------------------------------
-    say(`ingest: ${fmt(observationCount)} observations through runIngest (at most ${options.budget} s each): matcher off, on (new), on (the warmed one)`);
+    // One matcher alive at a time: the warmed one is dropped before the run with a new one.
+    say(`ingest: ${fmt(observationCount)} observations through runIngest (at most ${options.budget} s each): matcher off, on (the warmed one), on (new)`);
     const ingestRun = { storage, model, work, count: observationCount, now, budget: options.budget };
     const off = await measureIngest(ingestRun, 'off', NO_MATCHING);
     say(`  off: ${fmt(off.observationsPerSecond)} obs/s`);
-    const on = await measureIngest(ingestRun, 'cold', newMatcher(storage));
-    say(`  on, new matcher: ${fmt(on.read)} observations, ${fmt(on.observationsPerSecond)} obs/s, ${fmt(on.withKnowledgeCves)} records with knowledge CVEs`);
     const onWarm = await measureIngest(ingestRun, 'warm', matcher);
-    say(`  on, warmed matcher: ${fmt(onWarm.read)} observations, ${fmt(onWarm.observationsPerSecond)} obs/s`);
+    say(`  on, warmed matcher: ${fmt(onWarm.read)} observations, ${fmt(onWarm.observationsPerSecond)} obs/s; heap ${fmt(onWarm.heapMiB)} MiB`);
+    matcher = undefined;
+    const on = await measureIngest(ingestRun, 'cold', newMatcher(storage));
+    say(`  on, new matcher: ${fmt(on.read)} observations, ${fmt(on.observationsPerSecond)} obs/s, ${fmt(on.withKnowledgeCves)} records with knowledge CVEs; heap ${fmt(on.heapMiB)} MiB`);
 
     const result: KnowledgeBenchResult = {
-      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model ?? 'unknown',
+        memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+        node: process.version,
+        heapLimitMiB: v8.getHeapStatistics().heap_size_limit / 2 ** 20,
+      },
       date: new Date().toISOString(),
       engine: options.engine,
       cves: options.cves,
@@ -303,7 +320,7 @@ async function main(): Promise<void> {
         database: size,
       },
       search: { floor: { c1: floor1, c32: floor32 }, queries },
-      matcher: { batch: MATCH_BATCH, contexts: contextCount, budgetSeconds: options.budget, cold, warm },
+      matcher: { batch: MATCH_BATCH, contexts: contextCount, budgetSeconds: options.budget, cold, warm, heapBeforeMiB, heapAfterColdMiB },
       ingest: { observations: observationCount, budgetSeconds: options.budget, off, on, onWarm },
     };
     const files = writeKnowledgeReport(options.out, result);
@@ -467,6 +484,7 @@ async function measureIngest(
   const items = until(readScanFile(file, { format: 'ndjson' }), t0 + run.budget * 1000);
   const summary: IngestSummary = await runIngest(storage, items, { classifier, matcher }, { retentionDays: 0, batchSize: MATCH_BATCH });
   const wall = seconds(t0);
+  const heap = heapMiB();
   fs.rmSync(file, { force: true });
   if (summary.rejected !== 0 || summary.inserted !== summary.read) throw new Error(`ingest (${mode}): ${summary.inserted} inserted, ${summary.rejected} rejected of ${summary.read} read`);
   const row = await storage.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM hosts WHERE knowledge_cves IS NOT NULL AND ip LIKE ?`, [`${10 + block}.%`]);
@@ -477,6 +495,7 @@ async function measureIngest(
     observationsPerSecond: summary.read / wall,
     inserted: summary.inserted,
     withKnowledgeCves: Number(row?.n ?? 0),
+    heapMiB: heap,
   };
 }
 
