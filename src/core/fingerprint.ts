@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ANY, NA, formatCpe23, parseCpe, quoteWfnValue, unquoteWfnValue, type Wfn } from './cpe.js';
+import { boundedMemo } from './memo.js';
 import type { Fingerprint } from './observation.js';
 
 const KEY_LENGTH = 32;
@@ -24,13 +25,16 @@ export function fingerprintKey(fingerprints: Fingerprint[]): string {
   }
   if (identities.size === 0) return '';
   // JSON keeps the list unambiguous whatever characters the identities hold.
-  const canonical = JSON.stringify([...identities].sort());
-  return createHash('sha256').update(canonical).digest('hex').slice(0, KEY_LENGTH);
+  return keyOfCanonical(JSON.stringify([...identities].sort()));
 }
 
+const keyOfCanonical = boundedMemo((canonical) =>
+  createHash('sha256').update(canonical).digest('hex').slice(0, KEY_LENGTH),
+);
+
 function identityOf(fingerprint: Fingerprint): string | undefined {
-  const wfn = tryParseCpe(fingerprint.cpe);
-  if (wfn) return formatCpe23(wfn);
+  const cpe = canonicalCpe(fingerprint.cpe);
+  if (cpe) return cpe.formatted;
   const fields = [fingerprint.vendor, fingerprint.product, fingerprint.version].map((field) =>
     (field ?? '').trim().toLowerCase(),
   );
@@ -44,8 +48,9 @@ function identityOf(fingerprint: Fingerprint): string | undefined {
  */
 export function normaliseFingerprint(fp: Fingerprint): Fingerprint {
   const { cpe, ...rest } = fp;
-  const wfn = tryParseCpe(cpe);
-  if (!wfn) return rest;
+  const parsed = canonicalCpe(cpe);
+  if (!parsed) return rest;
+  const wfn = { ...parsed.wfn };
   // nmap emits version-less CPEs beside the version it detected; the CPE must carry it, or two
   // versions of a product would share one identity and CPE matching would see no version.
   const version = present(fp.version);
@@ -70,14 +75,20 @@ function tryQuote(version: string): string | undefined {
   }
 }
 
-function tryParseCpe(text: string | undefined): Wfn | undefined {
-  if (text === undefined || text.trim() === '') return undefined;
+/** A fingerprint's CPE parsed and re-formatted; undefined when it is missing or invalid. */
+function canonicalCpe(text: string | undefined): { wfn: Readonly<Wfn>; formatted: string } | undefined {
+  return text === undefined ? undefined : parsedCpe(text);
+}
+
+const parsedCpe = boundedMemo((text) => {
+  if (text.trim() === '') return undefined;
   try {
-    return parseCpe(text.trim());
+    const wfn = parseCpe(text.trim());
+    return { wfn, formatted: formatCpe23(wfn) };
   } catch {
     return undefined;
   }
-}
+});
 
 const present = (value: string | undefined) =>
   value !== undefined && value.trim() !== '' ? value : undefined;

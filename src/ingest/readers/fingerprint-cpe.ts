@@ -12,6 +12,7 @@ import {
   unquoteWfnValue,
   type Wfn,
 } from '../../core/cpe.js';
+import { boundedMemo } from '../../core/memo.js';
 import type { Fingerprint } from '../../core/observation.js';
 
 export interface ScannerCpe {
@@ -26,33 +27,33 @@ export interface ScannerCpe {
  */
 export function readScannerCpe(text: unknown): ScannerCpe | undefined {
   if (typeof text !== 'string' || text.trim() === '') return undefined;
-  let parsed = recentlyParsed.get(text);
-  if (parsed === undefined) {
-    parsed = parseScannerCpe(text.trim());
-    // Scans repeat the same few thousand CPEs; a bounded cache saves most of the parsing.
-    if (recentlyParsed.size >= CACHE_LIMIT) recentlyParsed.clear();
-    recentlyParsed.set(text, parsed);
-  }
-  return parsed ?? undefined;
+  return parseScannerCpe(text);
 }
 
-const CACHE_LIMIT = 10_000;
-/** Parsed CPEs by their text; null marks text that is not a CPE. Entries are never mutated. */
-const recentlyParsed = new Map<string, ScannerCpe | null>();
-
-function parseScannerCpe(text: string): ScannerCpe | null {
+/** Parsed CPEs by their text (undefined: not a CPE). Entries are shared, never mutated. */
+const parseScannerCpe = boundedMemo((text): ScannerCpe | undefined => {
   try {
-    const wfn = parseCpeQuery(text);
+    const wfn = parseCpeQuery(text.trim());
     return { wfn, cpe: formatCpe23(wfn) };
   } catch {
-    return null;
+    return undefined;
   }
-}
+});
 
 /** A CPE as a normalised 2.3 string; throws (invalid input) when it is not a complete CPE. */
 export function strictCpe23(text: string): string {
-  return formatCpe23(parseCpe(text.trim()));
+  const result = strictlyParsed(text);
+  if (result instanceof Error) throw result;
+  return result;
 }
+
+const strictlyParsed = boundedMemo((text): string | Error => {
+  try {
+    return formatCpe23(parseCpe(text.trim()));
+  } catch (error) {
+    return error as Error;
+  }
+});
 
 export const isApplication = (cpe: ScannerCpe) => cpe.wfn.part === 'a';
 /** OS and hardware CPEs describe the host, not the service on the port. */

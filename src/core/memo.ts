@@ -1,0 +1,16 @@
+/**
+ * A bounded memo for pure functions of a string. Scans repeat the same few thousand CPEs and
+ * identities, so remembering recent results saves most of the parsing; when full, the memo starts
+ * over (cheaper than tracking recency, and a scan's working set refills it at once).
+ * Results are shared between callers: they must not be mutated.
+ */
+export function boundedMemo<V>(compute: (key: string) => V, limit = 10_000): (key: string) => V {
+  const results = new Map<string, V>();
+  return (key) => {
+    if (results.has(key)) return results.get(key) as V;
+    const value = compute(key);
+    if (results.size >= limit) results.clear();
+    results.set(key, value);
+    return value;
+  };
+}
