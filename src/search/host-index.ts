@@ -6,20 +6,11 @@ import { float64Column, uint16Column, uint32Column, uint8Column } from './column
 import type { HostQuery, PageRequest, PageResult, SortPosition, TimeRange } from './host-query.js';
 import { selectPage, type SortColumns } from './page.js';
 import { HostnameIndex } from './hostname-index.js';
+import { IdentityCatalog } from './identities.js';
 import { familyTerm, Postings } from './postings.js';
 import { TermLists } from './term-lists.js';
 
 export const HOUR_MS = 3_600_000;
-
-/** One distinct fingerprint identity (vendor, product, version, cpe) across all records. */
-interface Identity {
-  vendor: string;
-  product: string;
-  version: string;
-  cpe?: Wfn;
-  /** The ids of its fp:, v:, p: and ver: terms. */
-  termIds: number[];
-}
 
 /**
  * In-memory index of the target-intel records: compressed bitmaps of record ids per term (cve,
@@ -39,7 +30,7 @@ export class HostIndex {
   private readonly ipv6 = new Map<number, bigint>();
   private readonly port = uint16Column();
   private readonly changeSeq = float64Column();
-  private readonly identities = new Map<string, Identity>();
+  private readonly identities = new IdentityCatalog();
   private readonly hostnames = new HostnameIndex();
   /** Recent changes (seq, id), oldest first, to exclude records changed during a cursor walk. */
   private readonly recentSeqs: number[] = [];
@@ -173,7 +164,7 @@ export class HostIndex {
     const lower = (value: string | undefined) => value?.toLowerCase();
     const [v, p, ver] = [lower(vendor), lower(product), lower(version)];
     const matching: Bitmap[] = [];
-    for (const [key, identity] of this.identities) {
+    for (const [key, identity] of this.identities.candidates({ vendor: v, product: p, version: ver })) {
       if (v !== undefined && identity.vendor !== v) continue;
       if (p !== undefined && identity.product !== p) continue;
       if (ver !== undefined && identity.version !== ver) continue;
@@ -299,7 +290,7 @@ export class HostIndex {
           cpe: cpe ? tryParseCpe(cpe) : undefined,
           termIds: termIds.map((name) => this.postings.intern(name)),
         };
-        this.identities.set(key, identity);
+        this.identities.add(key, identity);
       }
       for (const id of identity.termIds) ids.add(id);
     }
