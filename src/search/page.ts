@@ -43,9 +43,53 @@ function sortAll(
   compare: (a: number, b: number) => number,
   isAfter: (id: number) => boolean,
 ): number[] {
-  const ids = Array.from(candidates.toUint32Array()).filter(isAfter);
-  ids.sort(compare);
-  return ids.slice(request.offset, request.offset + request.limit);
+  const wanted = request.offset + request.limit;
+  const first = smallest(candidates.toUint32Array(), wanted, compare, isAfter);
+  return first.slice(request.offset);
+}
+
+/**
+ * The `count` first ids in `compare` order, in that order: a bounded max-heap, so only the ids
+ * that beat the worst kept one cost more than a comparison — a page of 100 out of 4,000 costs
+ * about 4,000 comparisons instead of a full sort's 48,000.
+ */
+export function smallest(
+  ids: Uint32Array,
+  count: number,
+  compare: (a: number, b: number) => number,
+  accept: (id: number) => boolean = () => true,
+): number[] {
+  const heap: number[] = [];
+  if (count <= 0) return heap;
+  const siftDown = (from: number) => {
+    let i = from;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let largest = i;
+      if (left < heap.length && compare(heap[left]!, heap[largest]!) > 0) largest = left;
+      if (right < heap.length && compare(heap[right]!, heap[largest]!) > 0) largest = right;
+      if (largest === i) return;
+      [heap[i], heap[largest]] = [heap[largest]!, heap[i]!];
+      i = largest;
+    }
+  };
+  for (const id of ids) {
+    if (!accept(id)) continue;
+    if (heap.length < count) {
+      heap.push(id);
+      for (let i = heap.length - 1; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (compare(heap[i]!, heap[parent]!) <= 0) break;
+        [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+        i = parent;
+      }
+    } else if (compare(id, heap[0]!) < 0) {
+      heap[0] = id;
+      siftDown(0);
+    }
+  }
+  return heap.sort(compare);
 }
 
 function walkBuckets(
