@@ -5,7 +5,7 @@ import type { HostWrite } from '../storage/hosts.js';
 import type { Storage } from '../storage/index.js';
 import type { ClassificationResolver } from './classifications/resolver.js';
 import type { GeoEnricher } from './enrich/geo.js';
-import { knowledgeMatcher } from './knowledge/source.js';
+import { confirmingMatcher } from './knowledge/source.js';
 import { applyKnowledge, type CveMatcher } from './match.js';
 
 export interface IngestSummary {
@@ -73,7 +73,7 @@ export async function runIngest(
   const now = options.now ?? Date.now;
   let batch: HostWrite[] = [];
   let batchStartedAt = 0;
-  const matcher = stages.matcher ?? knowledgeMatcher(storage);
+  const matcher = stages.matcher ?? confirmingMatcher(storage);
 
   const reject = (at: SourcePosition, reason: string) => {
     summary.rejected += 1;

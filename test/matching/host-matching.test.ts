@@ -10,7 +10,7 @@ import { loadFeedItems, loadFeedSources, recordsAsItems } from '../../src/ingest
 import { FeedRegistry } from '../../src/ingest/feeds/registry.js';
 import { ingestCpeDictionary } from '../../src/ingest/knowledge/dictionary.js';
 import { remapHosts } from '../../src/ingest/knowledge/remap.js';
-import { knowledgeMatcher } from '../../src/ingest/knowledge/source.js';
+import { confirmingMatcher, knowledgeMatcher } from '../../src/ingest/knowledge/source.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { SHARED_DATA } from '../support/cli.js';
 import { validateAgainst } from '../support/contract.js';
@@ -163,6 +163,16 @@ describe.each(engineCases())('fingerprint → CVE matching ($name)', (engine) =>
         confirmed: true,
       }),
     );
+  });
+
+  it('the ingest matcher confirms what the explaining one does, without keeping evidence', async () => {
+    const contexts = ROWS.map((row) => ({ fingerprintCpes: row.cpes, osCpes: row.os ?? [] }));
+    const explained = await knowledgeMatcher(t.storage).matchAll(contexts);
+    const confirmedOnly = await confirmingMatcher(t.storage).matchAll(contexts);
+    expect(confirmingMatcher(t.storage)).not.toBe(knowledgeMatcher(t.storage));
+    expect(confirmedOnly.map((m) => m.confirmed)).toEqual(explained.map((m) => m.confirmed));
+    expect(confirmedOnly.every((m) => m.evidence.length === 0)).toBe(true);
+    expect(explained.some((m) => m.evidence.length > 0)).toBe(true);
   });
 
   it('re-maps stored records retroactively when a feed update changes applicability', async () => {

@@ -40,6 +40,12 @@ export interface ContextMatch {
 }
 
 export interface MatcherOptions {
+  /**
+   * Keep each context's evidence (default true). Ingest and re-mapping only need the confirmed
+   * CVEs; the evidence of a context on a CVE-dense product is hundreds of KiB, so a matcher that
+   * caches tens of thousands of contexts without it stays small.
+   */
+  evidence?: boolean;
   contextCacheSize?: number;
   nameCacheSize?: number;
   applicabilityCacheSize?: number;
@@ -89,11 +95,13 @@ export class KnowledgeMatcher {
   private readonly names: LruCache<string, string[]>;
   private readonly applicabilities: LruCache<string, CveApplicability | null>;
   private readonly aliasCache = new Map<string, string[]>();
+  private readonly keepEvidence: boolean;
 
   constructor(
     private readonly source: KnowledgeSource,
     options: MatcherOptions = {},
   ) {
+    this.keepEvidence = options.evidence ?? true;
     this.contexts = new LruCache(options.contextCacheSize ?? 50_000);
     this.names = new LruCache(options.nameCacheSize ?? 50_000);
     this.applicabilities = new LruCache(options.applicabilityCacheSize ?? 100_000);
@@ -146,7 +154,7 @@ export class KnowledgeMatcher {
     for (const app of await this.applicabilityOf([...cveIds].sort())) evidence.push(...evaluateApplicability(app, inputs));
     if (evidence.length === 0) return NO_MATCH;
     const confirmed = [...new Set(evidence.filter((e) => e.confirmed).map((e) => e.cve))].sort();
-    return { confirmed, evidence };
+    return { confirmed, evidence: this.keepEvidence ? evidence : [] };
   }
 
   /** The context's names, plus the same names under every product they were renamed to or from. */

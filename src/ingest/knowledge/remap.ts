@@ -7,7 +7,7 @@ import { parseCpe } from '../../core/cpe.js';
 import type { Storage } from '../../storage/index.js';
 import { contextOf, type CveMatcher } from '../match.js';
 import { productKeyOf } from '../../core/applicability/index-keys.js';
-import { knowledgeMatcher } from './source.js';
+import { confirmingMatcher } from './source.js';
 
 export interface RemapSummary {
   /** Records whose CPEs touch a changed product (re-evaluated). */
@@ -97,7 +97,7 @@ export function hostRemapping(storage: Storage, options: Pick<RemapOptions, 'onP
   let total: RemapSummary | undefined;
   return {
     hook: async (touchedProducts: string[]): Promise<RemapSummary> => {
-      const done = await remapHosts(storage, knowledgeMatcher(storage), touchedProducts, {
+      const done = await remapHosts(storage, confirmingMatcher(storage), touchedProducts, {
         ...options,
         aliases: (keys) => storage.knowledge.aliasesOf(keys),
       });

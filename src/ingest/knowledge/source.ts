@@ -12,10 +12,21 @@ export function storageKnowledgeSource(storage: Storage): KnowledgeSource {
   };
 }
 
-const matchers = new WeakMap<Storage, KnowledgeMatcher>();
+const explaining = new WeakMap<Storage, KnowledgeMatcher>();
+const confirming = new WeakMap<Storage, KnowledgeMatcher>();
 
+/** The matcher that keeps evidence, for `explain=true`. */
 export function knowledgeMatcher(storage: Storage): KnowledgeMatcher {
+  return memoized(explaining, storage, true);
+}
+
+/** The matcher for ingest and re-mapping: confirmed CVEs only, so its caches stay small. */
+export function confirmingMatcher(storage: Storage): KnowledgeMatcher {
+  return memoized(confirming, storage, false);
+}
+
+function memoized(matchers: WeakMap<Storage, KnowledgeMatcher>, storage: Storage, evidence: boolean): KnowledgeMatcher {
   let matcher = matchers.get(storage);
-  if (!matcher) matchers.set(storage, (matcher = new KnowledgeMatcher(storageKnowledgeSource(storage))));
+  if (!matcher) matchers.set(storage, (matcher = new KnowledgeMatcher(storageKnowledgeSource(storage), { evidence })));
   return matcher;
 }
