@@ -23,7 +23,7 @@ export interface BenchResult {
   serverWorkers: number;
   indexedRecords: number;
   datasetBytes: number;
-  ingest: { seconds: number; observationsPerSecond: number; peakRssMiB: number; rawRowsPerSecond: number; ratioToRaw: number };
+  ingest: { measuredAt?: string; reused?: boolean; seconds: number; observationsPerSecond: number; peakRssMiB: number; rawRowsPerSecond: number; ratioToRaw: number };
   index: { buildSeconds: number; serverBuildSeconds: number; memoryMiB: number; serverRssMiB: number };
   floor: { c1: LoadResult; c32: LoadResult };
   queries: QueryFigures[];
@@ -94,6 +94,7 @@ export function renderMarkdown(r: BenchResult, other?: BenchResult): string {
     `| expire the oldest 5% (${n(r.upkeep.expired)} records) | ${r.upkeep.expirySeconds.toFixed(1)} s (${n(r.upkeep.expiredPerSecond)} /s) |`,
     `| committed ingest → visible through the API | ${ms(r.upkeep.ingestToVisibleMs)} ms |`,
     '',
+    ...(r.ingest.reused ? [`Ingest and raw-insert figures: measured ${r.ingest.measuredAt} by the run that prepared this dataset (\`--prepare-only\`); the rest by this run (\`--reuse\`).`, ''] : []),
     `Reproduce: \`npm run bench -- --records ${r.records}${r.engine === 'postgres' ? ' --engine postgres' : ''}\``,
     '',
   ];

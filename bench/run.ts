@@ -11,6 +11,7 @@ import { parseHostQuery } from '../src/server/routes/target-intel/query.js';
 import { createStorage, type Storage } from '../src/storage/index.js';
 import { cleanEnv, databaseUrlOf, dropSchema, fail, freePort } from './common.js';
 import { writeDataset, type DatasetStats } from './dataset.js';
+import { loadPrepared, PRISTINE, savePrepared, type PreparedDataset } from './prepared.js';
 import { percentile, runLoad, timeRuns, type LoadResult } from './http-load.js';
 import { pickQueries, pickWalk, type QueryClass } from './queries.js';
 import { rawInsert } from './raw-insert.js';
@@ -28,10 +29,14 @@ interface Options {
   workDir?: string;
   quick: boolean;
   workers: number;
+  /** Stop after generate + ingest + raw insert, keeping them in --work-dir for --reuse. */
+  prepareOnly: boolean;
+  /** Measure on the dataset a --prepare-only run left in --work-dir. */
+  reuse: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { records: 1_000_000, engine: 'sqlite', out: path.join(ROOT, 'bench/results'), quick: false, workers: 2 };
+  const options: Options = { records: 1_000_000, engine: 'sqlite', out: path.join(ROOT, 'bench/results'), quick: false, workers: 2, prepareOnly: false, reuse: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => argv[++i] ?? fail(`${arg} needs a value`);
@@ -42,10 +47,15 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--work-dir') options.workDir = value();
     else if (arg === '--quick') options.quick = true;
     else if (arg === '--workers') options.workers = Number(value());
+    else if (arg === '--prepare-only') options.prepareOnly = true;
+    else if (arg === '--reuse') options.reuse = true;
     else fail(`unknown argument ${arg}`);
   }
   if (!Number.isInteger(options.records) || options.records < 1000) fail('--records must be a whole number ≥ 1000');
   if (!['sqlite', 'postgres'].includes(options.engine)) fail('--engine is sqlite or postgres');
+  if ((options.prepareOnly || options.reuse) && (!options.workDir || options.engine !== 'sqlite')) {
+    fail('--prepare-only and --reuse need --work-dir and the sqlite engine');
+  }
   return options;
 }
 
@@ -56,27 +66,22 @@ async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const work = options.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-bench-'));
   fs.mkdirSync(work, { recursive: true });
-  checkDisk(work, options.records);
-  const now = Date.now();
+  if (!options.reuse) checkDisk(work, options.records);
   const dataset = path.join(work, 'dataset.ndjson');
   const database = databaseFor(options, work, 'product');
   const rawDatabase = databaseFor(options, work, 'raw');
   const url = databaseUrlOf(database);
-
-  await dropSchemas(options, [database, rawDatabase]);
-  say(`generating ${options.records.toLocaleString('en-US')} observations`);
-  const stats = await writeDataset(dataset, options.records, { now });
-  const datasetBytes = fs.statSync(dataset).size;
-
-  say('ingest through `vulnscope ingest scans` (the real pipeline)');
   // No background backup writes: they would compete with the measured work.
   const env = { VULNSCOPE_DATABASE_URL: url, VULNSCOPE_RETENTION_DAYS: '0', VULNSCOPE_LOG_LEVEL: 'warn', VULNSCOPE_BACKUP_INTERVAL: '0' };
-  const ingest = await runCliMeasured(['ingest', 'scans', '--batch-size', '2000', dataset], env);
-  say(`ingested in ${ingest.seconds.toFixed(1)} s, peak RSS ${(ingest.maxRssKb / 1024).toFixed(0)} MiB`);
 
-  say('raw batched INSERT of the same rows into the hosts table alone');
-  const raw = await rawInsert(rawDatabase, dataset);
-  say(`raw insert ${raw.rowsPerSecond.toFixed(0)} rows/s`);
+  const prepared = options.reuse ? reuse(options, work) : await prepareDataset(options, { dataset, database, rawDatabase, env });
+  if (options.prepareOnly) {
+    fs.copyFileSync(path.join(work, 'product.db'), path.join(work, PRISTINE));
+    savePrepared(work, prepared);
+    say(`prepared in ${work}: measure with --work-dir ${work} --reuse`);
+    return;
+  }
+  const { stats, ingest, raw, datasetBytes } = prepared;
 
   const storage = await createStorage(database);
   const indexed = await storage.hosts.count();
@@ -126,6 +131,8 @@ async function main(): Promise<void> {
       indexedRecords: indexed,
       datasetBytes,
       ingest: {
+        measuredAt: prepared.measuredAt,
+        reused: options.reuse,
         seconds: ingest.seconds,
         observationsPerSecond: options.records / ingest.seconds,
         peakRssMiB: ingest.maxRssKb / 1024,
@@ -145,8 +152,41 @@ async function main(): Promise<void> {
     await new Promise((resolve) => server.on('close', resolve));
     await storage.close();
     if (!options.workDir) fs.rmSync(work, { recursive: true, force: true });
+    if (options.reuse) fs.rmSync(dataset.replace(/dataset\.ndjson$/, 'changed.ndjson'), { force: true });
     await dropSchemas(options, [database, rawDatabase]);
   }
+}
+
+async function prepareDataset(
+  options: Options,
+  files: { dataset: string; database: DatabaseConfig; rawDatabase: DatabaseConfig; env: Record<string, string> },
+): Promise<PreparedDataset> {
+  const now = Date.now();
+  await dropSchemas(options, [files.database, files.rawDatabase]);
+  say(`generating ${options.records.toLocaleString('en-US')} observations`);
+  const stats = await writeDataset(files.dataset, options.records, { now });
+  const datasetBytes = fs.statSync(files.dataset).size;
+
+  say('ingest through `vulnscope ingest scans` (the real pipeline)');
+  const ingest = await runCliMeasured(['ingest', 'scans', '--batch-size', '2000', files.dataset], files.env);
+  say(`ingested in ${ingest.seconds.toFixed(1)} s, peak RSS ${(ingest.maxRssKb / 1024).toFixed(0)} MiB`);
+
+  say('raw batched INSERT of the same rows into the hosts table alone');
+  const raw = await rawInsert(files.rawDatabase, files.dataset);
+  say(`raw insert ${raw.rowsPerSecond.toFixed(0)} rows/s`);
+  if (options.prepareOnly && files.rawDatabase.engine === 'sqlite') fs.rmSync(files.rawDatabase.file, { force: true });
+  return { measuredAt: new Date().toISOString(), records: options.records, now, stats, datasetBytes, ingest, raw };
+}
+
+/** The dataset of an earlier --prepare-only run, with the product database restored as ingested. */
+function reuse(options: Options, work: string): PreparedDataset {
+  const prepared = loadPrepared(work);
+  if (!prepared) fail(`${work} holds no prepared dataset: run with --prepare-only first`);
+  if (prepared.records !== options.records) fail(`${work} was prepared with --records ${prepared.records}`);
+  say(`reusing the dataset prepared at ${prepared.measuredAt}; restoring the product database`);
+  for (const suffix of ['-wal', '-shm']) fs.rmSync(path.join(work, `product.db${suffix}`), { force: true });
+  fs.copyFileSync(path.join(work, PRISTINE), path.join(work, 'product.db'));
+  return prepared;
 }
 
 async function measureQuery(
