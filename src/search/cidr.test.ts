@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ipSortKey, parseCidr, parseIp, rangeContains } from '../core/ip.js';
-import type { HostRecord } from '../storage/hosts.js';
+import { parseCidr, parseIp, rangeContains } from '../core/ip.js';
+import type { IndexEntry } from '../storage/hosts.js';
 import { HostIndex } from './host-index.js';
 
-function record(id: number, ip: string): HostRecord {
+function record(id: number, ip: string): IndexEntry {
   return {
-    id, ip, ipKey: ipSortKey(parseIp(ip)), port: 443, protocol: 'tcp', fpKey: '', hostname: '', observedAt: id * 1000,
-    dateAdded: id * 1000, fingerprints: [], osCpes: [], scannerCves: [], knowledgeCves: [], cves: [],
-    observedClassifications: [], classifications: [],
+    id, ip, port: 443, protocol: 'tcp', hostname: '', observedAt: id * 1000, dateAdded: id * 1000,
+    fingerprintsJson: '[]', cvesJson: '[]', confirmed: false, classificationsJson: '[]',
   };
 }
 

@@ -30,3 +30,18 @@ export const float64Column = () => new GrowableColumn((n) => new Float64Array(n)
 export const uint32Column = () => new GrowableColumn((n) => new Uint32Array(n));
 export const uint16Column = () => new GrowableColumn((n) => new Uint16Array(n));
 export const uint8Column = () => new GrowableColumn((n) => new Uint8Array(n));
+
+/**
+ * A reusable buffer for one purpose: a query over hundreds of thousands of ids would otherwise
+ * allocate fresh ones each time, and each allocation of external memory nudges V8 toward another
+ * collection of a heap that holds a whole index. Callers copy out what they keep.
+ */
+export class ScratchIds {
+  private buffer = new Uint32Array(1024);
+
+  /** A buffer of at least `size` ids (contents undefined). */
+  ofSize(size: number): Uint32Array {
+    if (this.buffer.length < size) this.buffer = new Uint32Array(Math.max(size, this.buffer.length * 2));
+    return this.buffer;
+  }
+}

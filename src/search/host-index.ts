@@ -1,6 +1,6 @@
-import { cpeMatches, parseCpe, type Wfn } from '../core/cpe.js';
-import { parseIp, type IpAddress, type IpRange } from '../core/ip.js';
-import type { HostRecord } from '../storage/hosts.js';
+import { cpeMatches } from '../core/cpe.js';
+import { parseIp, type IpRange } from '../core/ip.js';
+import type { IndexEntry } from '../storage/hosts.js';
 import { intersectAll, RoaringBitmap32, unionAll, type Bitmap } from './bitmap.js';
 import { float64Column, uint16Column, uint32Column, uint8Column } from './columns.js';
 import type { HostQuery, PageRequest, PageResult, SortPosition, TimeRange } from './host-query.js';
@@ -8,6 +8,7 @@ import { selectPage, type SortColumns } from './page.js';
 import { HostnameIndex } from './hostname-index.js';
 import { IdentityCatalog } from './identities.js';
 import { familyTerm, Postings } from './postings.js';
+import { RecordTerms } from './record-terms.js';
 import { TermLists } from './term-lists.js';
 
 export const HOUR_MS = 3_600_000;
@@ -31,7 +32,10 @@ export class HostIndex {
   private readonly port = uint16Column();
   private readonly changeSeq = float64Column();
   private readonly identities = new IdentityCatalog();
+  private readonly recordTerms = new RecordTerms(this.postings, this.identities);
   private readonly hostnames = new HostnameIndex();
+  /** While bulk loading: ids to add to `live` in one call. */
+  private pendingLive: number[] | undefined;
   /** Recent changes (seq, id), oldest first, to exclude records changed during a cursor walk. */
   private readonly recentSeqs: number[] = [];
   private readonly recentIds: number[] = [];
@@ -42,25 +46,36 @@ export class HostIndex {
   }
 
   /** Adds or replaces a record; `seq` is the change-log sequence number that produced this state. */
-  upsert(record: HostRecord, seq: number): void {
-    const id = record.id;
-    if (this.live.has(id)) this.unlink(id);
-    const ip = parseIp(record.ip);
-    const termIds = this.termIdsOf(record, ip);
+  upsert(entry: IndexEntry, seq: number): void {
+    const id = entry.id;
+    if (this.pendingLive) this.pendingLive.push(id);
+    else {
+      if (this.live.has(id)) this.unlink(id);
+      this.live.add(id);
+    }
+    const termIds = this.recordTerms.of(entry);
+    const ipv4 = ipv4Value(entry.ip);
+    if (ipv4 !== undefined) {
+      this.ipIsV6.set(id, 0);
+      this.ipv4.set(id, ipv4);
+      termIds.push(this.postings.familyTermId('b4', ipv4 >>> 8), this.postings.familyTermId('b16', ipv4 >>> 16));
+    } else {
+      const value = parseIp(entry.ip).value;
+      this.ipIsV6.set(id, 1);
+      this.ipv6.set(id, value);
+      termIds.push(this.postings.familyTermId('b6', Number(value >> 80n)));
+    }
+    termIds.push(
+      this.postings.familyTermId('port', entry.port),
+      this.postings.familyTermId('to', Math.floor(entry.observedAt / HOUR_MS)),
+      this.postings.familyTermId('ta', Math.floor(entry.dateAdded / HOUR_MS)),
+    );
     for (const termId of termIds) this.postings.add(termId, id);
     this.termLists.set(id, termIds);
-    this.live.add(id);
-    this.observedAt.set(id, record.observedAt);
-    this.dateAdded.set(id, record.dateAdded);
-    if (ip.version === 4) {
-      this.ipIsV6.set(id, 0);
-      this.ipv4.set(id, Number(ip.value));
-    } else {
-      this.ipIsV6.set(id, 1);
-      this.ipv6.set(id, ip.value);
-    }
-    this.port.set(id, record.port);
-    this.hostnames.add(id, record.hostname.toLowerCase());
+    this.observedAt.set(id, entry.observedAt);
+    this.dateAdded.set(id, entry.dateAdded);
+    this.port.set(id, entry.port);
+    this.hostnames.add(id, entry.hostname.toLowerCase());
     this.noteChange(id, seq);
   }
 
@@ -68,11 +83,14 @@ export class HostIndex {
   beginBulk(): void {
     this.postings.beginBulk();
     this.hostnames.beginBulk();
+    this.pendingLive = [];
   }
 
   endBulk(): void {
     this.postings.endBulk();
     this.hostnames.endBulk();
+    if (this.pendingLive) this.live.addMany(this.pendingLive);
+    this.pendingLive = undefined;
   }
 
   remove(id: number, seq: number): void {
@@ -275,59 +293,6 @@ export class HostIndex {
     this.hostnames.remove(id);
   }
 
-  /** The interned ids of the terms a record is filed under (deduplicated). */
-  private termIdsOf(record: HostRecord, ip: IpAddress): number[] {
-    const ids = new Set<number>();
-    const term = (name: string) => ids.add(this.postings.intern(name));
-    for (const cve of record.cves) term(`cve:${cve.toUpperCase()}`);
-    if (record.cves.length > 0) term('hascve');
-    if (record.knowledgeCves.length > 0) term('confirmed');
-    for (const fp of record.fingerprints) {
-      const vendor = (fp.vendor ?? '').toLowerCase();
-      const product = (fp.product ?? '').toLowerCase();
-      const version = (fp.version ?? '').toLowerCase();
-      const cpe = fp.cpe?.toLowerCase() ?? '';
-      if (!vendor && !product && !version && !cpe) continue;
-      const key = JSON.stringify([vendor, product, version, cpe]);
-      let identity = this.identities.get(key);
-      if (!identity) {
-        // Parsing a CPE and interning its terms is the costly part of indexing: once per identity.
-        const termIds = [`fp:${key}`];
-        if (vendor) termIds.push(`v:${vendor}`);
-        if (product) termIds.push(`p:${product}`);
-        if (version) termIds.push(`ver:${version}`);
-        identity = {
-          vendor,
-          product,
-          version,
-          cpe: cpe ? tryParseCpe(cpe) : undefined,
-          termIds: termIds.map((name) => this.postings.intern(name)),
-        };
-        this.identities.add(key, identity);
-      }
-      for (const id of identity.termIds) ids.add(id);
-    }
-    for (const value of record.classifications) {
-      term(`cls:${value}`);
-      const colon = value.indexOf(':');
-      term(`clt:${colon < 0 ? value : value.slice(0, colon)}`);
-    }
-    if (record.asn) term(`asn:${record.asn.toUpperCase()}`);
-    if (record.countryCode) term(`cc:${record.countryCode.toUpperCase()}`);
-    if (record.country) term(`cn:${record.country.toLowerCase()}`);
-    term(`proto:${record.protocol.toLowerCase()}`);
-    ids.add(this.postings.familyTermId('port', record.port));
-    ids.add(this.postings.familyTermId('to', Math.floor(record.observedAt / HOUR_MS)));
-    ids.add(this.postings.familyTermId('ta', Math.floor(record.dateAdded / HOUR_MS)));
-    if (ip.version === 4) {
-      ids.add(this.postings.familyTermId('b4', Number(ip.value) >>> 8));
-      ids.add(this.postings.familyTermId('b16', Number(ip.value) >>> 16));
-    } else {
-      ids.add(this.postings.familyTermId('b6', Number(ip.value >> 80n)));
-    }
-    return [...ids];
-  }
-
   private sortColumns(): SortColumns {
     return {
       postings: this.postings,
@@ -368,10 +333,25 @@ function sortKeyOf(index: HostIndex, id: number, sort: PageRequest['sort']): Arr
   }
 }
 
-function tryParseCpe(text: string): Wfn | undefined {
-  try {
-    return parseCpe(text);
-  } catch {
-    return undefined;
+/** The value of a canonical dotted-quad IPv4 address (as stored), or undefined for anything else. */
+function ipv4Value(text: string): number | undefined {
+  let value = 0;
+  let octet = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 46) {
+      if (digits === 0 || ++dots > 3) return undefined;
+      value = value * 256 + octet;
+      octet = 0;
+      digits = 0;
+    } else if (code >= 48 && code <= 57 && digits < 3) {
+      octet = octet * 10 + code - 48;
+      digits++;
+      if (octet > 255) return undefined;
+    } else return undefined;
   }
+  if (dots !== 3 || digits === 0) return undefined;
+  return value * 256 + octet;
 }

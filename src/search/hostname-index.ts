@@ -1,5 +1,5 @@
 import { RoaringBitmap32, type Bitmap } from './bitmap.js';
-import { uint32Column } from './columns.js';
+import { ScratchIds, uint32Column } from './columns.js';
 import { NameArena, utf8 } from './name-arena.js';
 
 /**
@@ -9,10 +9,8 @@ import { NameArena, utf8 } from './name-arena.js';
  * record, so that mapping is a column, with a side table for shared names.
  */
 export class HostnameIndex {
-  private readonly names: string[] = [''];
-  /** The same names as bytes, for the exact check of candidates. */
+  /** The distinct hostnames by id (id 0 = none). */
   private readonly arena = new NameArena();
-  private readonly idOf = new Map<string, number>();
   private readonly freeIds: number[] = [];
   private readonly trigrams = new Map<string, Bitmap>();
   /** hostname id → its only record, or 0 when `shared` holds the records. */
@@ -20,36 +18,44 @@ export class HostnameIndex {
   private readonly shared = new Map<number, Set<number>>();
   /** record id → hostname id (0 = none). */
   private readonly hostnameOfRecord = uint32Column();
-  /** While bulk loading: hostname ids per trigram, added in one call each at the end. */
+  private readonly candidateScratch = new ScratchIds();
+  private readonly recordScratch = new ScratchIds();
+  /** While bulk loading: hostname ids per trigram not yet in the bitmaps, and how many in all. */
   private pending: Map<string, number[]> | undefined;
+  private pendingCount = 0;
 
   beginBulk(): void {
     this.pending = new Map();
   }
 
   endBulk(): void {
-    const pending = this.pending;
+    this.flushPending();
     this.pending = undefined;
-    for (const [trigram, ids] of pending ?? []) {
+  }
+
+  /** One native call per trigram and flush; flushed every few million so the buffers stay small. */
+  private flushPending(): void {
+    for (const [trigram, ids] of this.pending ?? []) {
       let bitmap = this.trigrams.get(trigram);
       if (!bitmap) this.trigrams.set(trigram, (bitmap = new RoaringBitmap32()));
       bitmap.addMany(ids);
     }
+    if (this.pending) this.pending = new Map();
+    this.pendingCount = 0;
   }
 
   add(recordId: number, hostname: string): void {
     if (!hostname) return;
-    let id = this.idOf.get(hostname);
-    if (id === undefined) {
-      id = this.freeIds.pop() ?? this.names.length;
-      this.names[id] = hostname;
+    let id = this.arena.idOf(hostname);
+    if (id === 0) {
+      id = this.freeIds.pop() ?? this.arena.highestId + 1;
       this.arena.set(id, hostname);
-      this.idOf.set(hostname, id);
       for (const trigram of trigramsOf(hostname)) {
         if (this.pending) {
           let ids = this.pending.get(trigram);
           if (!ids) this.pending.set(trigram, (ids = []));
           ids.push(id);
+          if (++this.pendingCount >= BULK_FLUSH_POSTINGS) this.flushPending();
           continue;
         }
         let bitmap = this.trigrams.get(trigram);
@@ -82,14 +88,11 @@ export class HostnameIndex {
         return;
       }
     }
-    const name = this.names[id]!;
-    for (const trigram of trigramsOf(name)) {
+    for (const trigram of trigramsOf(this.arena.nameOf(id))) {
       const bitmap = this.trigrams.get(trigram);
       bitmap?.remove(id);
       if (bitmap?.isEmpty) this.trigrams.delete(trigram);
     }
-    this.idOf.delete(name);
-    this.names[id] = '';
     this.arena.clear(id);
     this.soleRecord.set(id, 0);
     this.freeIds.push(id);
@@ -103,9 +106,9 @@ export class HostnameIndex {
     const needles = substrings?.map(utf8);
     const domainBytes = domains?.map(utf8);
     // Every alternative of the narrower parameter must be satisfied, so its trigrams narrow.
-    const candidates = this.candidates(substrings ?? domains!)?.toUint32Array();
-    const ids = candidates ?? this.allIds();
-    const records = new Uint32Array(ids.length);
+    const candidates = this.candidates(substrings ?? domains!);
+    const ids = candidates ? candidates.toUint32Array(this.candidateScratch.ofSize(candidates.size)) : this.allIds();
+    const records = this.recordScratch.ofSize(ids.length);
     const sharedRecords: number[] = [];
     let found = 0;
     for (let i = 0; i < ids.length; i++) {
@@ -139,13 +142,13 @@ export class HostnameIndex {
   }
 
   private allIds(): Uint32Array {
-    const ids = new Uint32Array(this.names.length);
-    for (let id = 1; id < this.names.length; id++) ids[id - 1] = id;
-    return ids.subarray(0, Math.max(0, this.names.length - 1));
+    const ids = new Uint32Array(this.arena.highestId);
+    for (let id = 1; id <= this.arena.highestId; id++) ids[id - 1] = id;
+    return ids;
   }
 
   get size(): number {
-    return this.idOf.size;
+    return this.arena.size;
   }
 
   bytes(): number {
@@ -170,6 +173,8 @@ export class HostnameIndex {
     return union;
   }
 }
+
+const BULK_FLUSH_POSTINGS = 4_000_000;
 
 function isSorted(values: Uint32Array): boolean {
   for (let i = 1; i < values.length; i++) if (values[i]! < values[i - 1]!) return false;

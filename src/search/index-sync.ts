@@ -92,7 +92,7 @@ export class IndexSync {
       }
       const lastSeqById = new Map<number, { seq: number; deleted: boolean }>();
       for (const change of changes) lastSeqById.set(change.hostId, { seq: change.seq, deleted: change.deleted });
-      const present = await this.hosts.getByIds([...lastSeqById.keys()]);
+      const present = await this.hosts.indexEntriesByIds([...lastSeqById.keys()]);
       const byId = new Map(present.map((record) => [record.id, record]));
       for (const [id, change] of lastSeqById) {
         const record = byId.get(id);
@@ -112,7 +112,7 @@ export class IndexSync {
     let after = 0;
     index.beginBulk();
     for (;;) {
-      const records = await this.hosts.scan(after, SCAN_BATCH);
+      const records = await this.hosts.scanIndexEntries(after, SCAN_BATCH);
       for (const record of records) index.upsert(record, seq);
       if (records.length < SCAN_BATCH) break;
       after = records[records.length - 1]!.id;

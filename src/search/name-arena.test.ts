@@ -32,6 +32,25 @@ describe('NameArena', () => {
     expect(arena.isWithinDomain(id, utf8(domain))).toBe(expected);
   });
 
+  it.each([
+    { name: 'mail.example.com', id: 1 },
+    { name: 'bücher.example.de', id: 4 },
+    { name: 'a', id: 5 },
+    { name: 'example.co', id: 0 },
+    { name: 'mail.example.comx', id: 0 },
+  ])('finds "$name" under id $id', ({ name, id }) => {
+    expect(arena.idOf(name)).toBe(id);
+  });
+
+  it('finds every name after growth and deletions in probe chains', () => {
+    const table = new NameArena();
+    for (let id = 1; id <= 5000; id++) table.set(id, `n${id}`);
+    for (let id = 1; id <= 5000; id += 2) table.clear(id);
+    for (let id = 1; id <= 5000; id++) expect(table.idOf(`n${id}`)).toBe(id % 2 === 0 ? id : 0);
+    expect(table.size).toBe(2500);
+    expect(table.highestId).toBe(5000);
+  });
+
   it('keeps names intact across replacements, removals and compaction', () => {
     const churn = new NameArena();
     const expected = new Map<number, string>();
@@ -48,10 +67,16 @@ describe('NameArena', () => {
         }
       }
     }
+    expect(churn.size).toBe(expected.size);
     for (let id = 1; id <= 2000; id++) {
       const name = expected.get(id);
       expect(churn.has(id)).toBe(name !== undefined);
-      if (name === undefined) continue;
+      if (name === undefined) {
+        expect(churn.idOf(`host-${id}-round-39.${'x'.repeat(id % 20)}.example`)).toBe(0);
+        continue;
+      }
+      expect(churn.idOf(name)).toBe(id);
+      expect(churn.nameOf(id)).toBe(name);
       expect(churn.contains(id, utf8(`host-${id}-round-`))).toBe(true);
       expect(churn.isWithinDomain(id, utf8(name))).toBe(true);
       expect(churn.contains(id, utf8(`host-${id + 1}-round-`))).toBe(false);

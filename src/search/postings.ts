@@ -10,8 +10,9 @@ export class Postings {
   private readonly names: string[] = [];
   private readonly bitmaps: (Bitmap | undefined)[] = [];
   private readonly families = new Map<string, BucketFamily>();
-  /** While bulk loading: ids per term, added to the bitmaps in one call each at the end. */
+  /** While bulk loading: ids per term not yet added to the bitmaps, and how many in all. */
   private pending: Array<number[] | undefined> | undefined;
+  private pendingCount = 0;
 
   private readonly familyIds = new Map<string, Map<number, number>>();
 
@@ -47,25 +48,40 @@ export class Postings {
   add(termId: number, recordId: number): void {
     // A term whose last record left is revived (callers may hold its id from a cache).
     if (!this.bitmaps[termId]) this.intern(this.names[termId]!);
-    if (this.pending) (this.pending[termId] ??= []).push(recordId);
-    else this.bitmaps[termId]!.add(recordId);
+    if (!this.pending) {
+      this.bitmaps[termId]!.add(recordId);
+      return;
+    }
+    (this.pending[termId] ??= []).push(recordId);
+    if (++this.pendingCount >= BULK_FLUSH_POSTINGS) this.flushPending();
   }
 
   /**
-   * Bulk loading (index build): one native call per term instead of one per posting. Only adds
-   * may happen until endBulk.
+   * Bulk loading (index build): one native call per term and flush instead of one per posting.
+   * Only adds may happen until endBulk.
    */
   beginBulk(): void {
     this.pending = [];
   }
 
   endBulk(): void {
-    const pending = this.pending;
+    this.flushPending();
     this.pending = undefined;
+  }
+
+  /**
+   * Buffered postings go into their bitmaps every few million: holding all of them until the end
+   * of a 10M-record build took gigabytes of JavaScript arrays (8 bytes a posting, plus the copies
+   * made while they grew), memory the process kept long after the build.
+   */
+  private flushPending(): void {
+    const pending = this.pending;
     if (!pending) return;
     pending.forEach((ids, termId) => {
       if (ids) this.bitmaps[termId]!.addMany(ids);
     });
+    this.pending = [];
+    this.pendingCount = 0;
   }
 
   /** Removes the record from the term; returns true when the term has no records left. */
@@ -78,6 +94,11 @@ export class Postings {
     const family = familyOf(this.names[termId]!);
     if (family) this.family(family.prefix).removeKey(family.key);
     return true;
+  }
+
+  /** Whether some record holds the term. */
+  isLive(termId: number): boolean {
+    return this.bitmaps[termId] !== undefined;
   }
 
   nameOf(termId: number): string {
@@ -105,6 +126,8 @@ export class Postings {
     return total;
   }
 }
+
+const BULK_FLUSH_POSTINGS = 4_000_000;
 
 /** Family terms are named `<prefix>#<integer key>`. */
 export const familyTerm = (prefix: string, key: number) => `${prefix}#${key}`;

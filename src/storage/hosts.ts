@@ -34,6 +34,28 @@ export interface HostRecord extends HostWrite {
   dateAdded: number;
 }
 
+/**
+ * What the in-memory index reads of a record. The list columns stay JSON text: records repeat the
+ * same few thousand lists, so the index parses each distinct text once instead of every row.
+ */
+export interface IndexEntry {
+  id: number;
+  ip: string;
+  port: number;
+  protocol: string;
+  hostname: string;
+  observedAt: number;
+  dateAdded: number;
+  asn?: string;
+  country?: string;
+  countryCode?: string;
+  fingerprintsJson: string;
+  cvesJson: string;
+  /** Whether the knowledge matcher confirmed any CVE. */
+  confirmed: boolean;
+  classificationsJson: string;
+}
+
 /** What CVE matching reads of a stored record. */
 export type HostMatchInput = Pick<HostRecord, 'id' | 'fingerprints' | 'osCpes' | 'scannerCves' | 'knowledgeCves'>;
 
@@ -76,6 +98,45 @@ interface HostRow {
 
 const COLUMNS = `id, ip, ip_key, port, protocol, fp_key, hostname, observed_at, date_added, asn, as_name, as_domain,
   country, country_code, fingerprints, os_cpes, scanner_cves, knowledge_cves, cves, observed_classifications, classifications`;
+
+const INDEX_COLUMNS = `id, ip, port, protocol, hostname, observed_at, date_added, asn, country, country_code, fingerprints, cves,
+  CASE WHEN knowledge_cves IS NOT NULL AND knowledge_cves <> '[]' THEN 1 ELSE 0 END AS confirmed, classifications`;
+
+interface IndexRow {
+  id: number;
+  ip: string;
+  port: number;
+  protocol: string;
+  hostname: string;
+  observed_at: number;
+  date_added: number;
+  asn: string | null;
+  country: string | null;
+  country_code: string | null;
+  fingerprints: string;
+  cves: string;
+  confirmed: number;
+  classifications: string;
+}
+
+function toIndexEntry(row: IndexRow): IndexEntry {
+  return {
+    id: row.id,
+    ip: row.ip,
+    port: row.port,
+    protocol: row.protocol,
+    hostname: row.hostname,
+    observedAt: row.observed_at,
+    dateAdded: row.date_added,
+    asn: optional(row.asn),
+    country: optional(row.country),
+    countryCode: optional(row.country_code),
+    fingerprintsJson: row.fingerprints,
+    cvesJson: row.cves,
+    confirmed: Number(row.confirmed) === 1,
+    classificationsJson: row.classifications,
+  };
+}
 
 const optional = (value: string | null) => (value === null ? undefined : value);
 
@@ -151,6 +212,29 @@ export class HostRepository {
       [afterId, limit],
     );
     return rows.map(toRecord);
+  }
+
+  /** Index entries in id order after `afterId` (building an index). */
+  async scanIndexEntries(afterId: number, limit: number): Promise<IndexEntry[]> {
+    const rows = await this.db.all<IndexRow>(
+      `SELECT ${INDEX_COLUMNS} FROM hosts WHERE id > ? ORDER BY id LIMIT ?`,
+      [afterId, limit],
+    );
+    return rows.map(toIndexEntry);
+  }
+
+  /** Index entries of the records that exist among `ids` (applying the change log). */
+  async indexEntriesByIds(ids: number[]): Promise<IndexEntry[]> {
+    const entries: IndexEntry[] = [];
+    for (let start = 0; start < ids.length; start += 500) {
+      const chunk = ids.slice(start, start + 500);
+      const rows = await this.db.all<IndexRow>(
+        `SELECT ${INDEX_COLUMNS} FROM hosts WHERE id IN (${chunk.map(() => '?').join(',')})`,
+        chunk,
+      );
+      for (const row of rows) entries.push(toIndexEntry(row));
+    }
+    return entries;
   }
 
   async count(): Promise<number> {

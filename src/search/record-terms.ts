@@ -1,0 +1,138 @@
+import { parseCpe, type Wfn } from '../core/cpe.js';
+import type { Fingerprint } from '../core/observation.js';
+import type { IndexEntry } from '../storage/hosts.js';
+import type { Identity, IdentityCatalog } from './identities.js';
+import type { Postings } from './postings.js';
+
+/** Distinct list texts remembered per kind; past this the memo starts over. */
+const MEMO_LIMIT = 200_000;
+
+interface FingerprintTerms {
+  termIds: number[];
+  identities: Array<{ key: string; identity: Identity }>;
+}
+
+/**
+ * The term ids a record is filed under (deduplicated), except the numeric families the index adds
+ * itself. Records repeat the same list texts (fingerprints, CVEs, classifications) and the same few
+ * values (asn, country, protocol), so each distinct text is parsed and its terms interned once,
+ * then found by the text: at 1M records that turned a JSON parse, a JSON key and a dozen string
+ * concatenations per record into a few hash lookups.
+ */
+export class RecordTerms {
+  private readonly fingerprintTerms = new Map<string, FingerprintTerms>();
+  private readonly cveTerms = new Map<string, number[]>();
+  private readonly classificationTerms = new Map<string, number[]>();
+  private readonly valueTerms = {
+    asn: new Map<string, number>(),
+    cc: new Map<string, number>(),
+    cn: new Map<string, number>(),
+    proto: new Map<string, number>(),
+  };
+
+  constructor(
+    private readonly postings: Postings,
+    private readonly identities: IdentityCatalog,
+  ) {}
+
+  of(entry: IndexEntry): number[] {
+    const ids = [...this.cves(entry.cvesJson)];
+    if (entry.confirmed) ids.push(this.postings.intern('confirmed'));
+    for (const id of this.fingerprints(entry.fingerprintsJson)) ids.push(id);
+    for (const id of this.classifications(entry.classificationsJson)) ids.push(id);
+    if (entry.asn) ids.push(this.value('asn', entry.asn, (v) => `asn:${v.toUpperCase()}`));
+    if (entry.countryCode) ids.push(this.value('cc', entry.countryCode, (v) => `cc:${v.toUpperCase()}`));
+    if (entry.country) ids.push(this.value('cn', entry.country, (v) => `cn:${v.toLowerCase()}`));
+    ids.push(this.value('proto', entry.protocol, (v) => `proto:${v.toLowerCase()}`));
+    return ids;
+  }
+
+  private value(kind: keyof RecordTerms['valueTerms'], value: string, name: (value: string) => string): number {
+    const terms = this.valueTerms[kind];
+    let id = terms.get(value);
+    if (id === undefined) terms.set(value, (id = this.postings.intern(name(value))));
+    return id;
+  }
+
+  private cves(json: string): number[] {
+    return remembered(this.cveTerms, json, () => {
+      const cves: string[] = JSON.parse(json);
+      const names = new Set(cves.map((cve) => `cve:${cve.toUpperCase()}`));
+      if (cves.length > 0) names.add('hascve');
+      return [...names].map((name) => this.postings.intern(name));
+    });
+  }
+
+  private classifications(json: string): number[] {
+    return remembered(this.classificationTerms, json, () => {
+      const names = new Set<string>();
+      for (const value of JSON.parse(json) as string[]) {
+        names.add(`cls:${value}`);
+        const colon = value.indexOf(':');
+        names.add(`clt:${colon < 0 ? value : value.slice(0, colon)}`);
+      }
+      return [...names].map((name) => this.postings.intern(name));
+    });
+  }
+
+  private fingerprints(json: string): number[] {
+    const known = this.fingerprintTerms.get(json);
+    if (known) {
+      // An identity leaves the catalog when its last record leaves; a record bringing it back revives it.
+      for (const { key, identity } of known.identities) {
+        if (!this.postings.isLive(identity.termIds[0]!)) this.identities.add(key, identity);
+      }
+      return known.termIds;
+    }
+    const termIds = new Set<number>();
+    const identities: FingerprintTerms['identities'] = [];
+    for (const fp of JSON.parse(json) as Fingerprint[]) {
+      const identity = this.identity(fp);
+      if (!identity) continue;
+      identities.push(identity);
+      for (const id of identity.identity.termIds) termIds.add(id);
+    }
+    if (this.fingerprintTerms.size >= MEMO_LIMIT) this.fingerprintTerms.clear();
+    const terms = { termIds: [...termIds], identities };
+    this.fingerprintTerms.set(json, terms);
+    return terms.termIds;
+  }
+
+  private identity(fp: Fingerprint): { key: string; identity: Identity } | undefined {
+    const vendor = (fp.vendor ?? '').toLowerCase();
+    const product = (fp.product ?? '').toLowerCase();
+    const version = (fp.version ?? '').toLowerCase();
+    const cpe = fp.cpe?.toLowerCase() ?? '';
+    if (!vendor && !product && !version && !cpe) return undefined;
+    const key = JSON.stringify([vendor, product, version, cpe]);
+    let identity = this.identities.get(key);
+    if (!identity) {
+      // The fp: term comes first: its liveness says whether the identity is in the catalog.
+      const names = [`fp:${key}`];
+      if (vendor) names.push(`v:${vendor}`);
+      if (product) names.push(`p:${product}`);
+      if (version) names.push(`ver:${version}`);
+      identity = { vendor, product, version, cpe: cpe ? tryParseCpe(cpe) : undefined, termIds: names.map((name) => this.postings.intern(name)) };
+      this.identities.add(key, identity);
+    }
+    return { key, identity };
+  }
+}
+
+function remembered(memo: Map<string, number[]>, key: string, compute: () => number[]): number[] {
+  let value = memo.get(key);
+  if (value === undefined) {
+    value = compute();
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(key, value);
+  }
+  return value;
+}
+
+function tryParseCpe(text: string): Wfn | undefined {
+  try {
+    return parseCpe(text);
+  } catch {
+    return undefined;
+  }
+}
