@@ -1,10 +1,11 @@
 import { RoaringBitmap32, type Bitmap } from './bitmap.js';
 import { ScratchIds, uint32Column } from './columns.js';
-import { NameArena, utf8 } from './name-arena.js';
+import { byteTrigrams, NameArena, utf8 } from './name-arena.js';
 
 /**
  * Hostname substring and suffix search. Each distinct hostname gets a small id; a trigram index
- * (trigram → bitmap of hostname ids) narrows a query to the hostnames holding all its trigrams,
+ * (trigram of UTF-8 bytes, as a number → bitmap of hostname ids; byte containment is string
+ * containment in UTF-8) narrows a query to the hostnames holding all its trigrams,
  * which are then checked exactly and mapped to their records. Most hostnames belong to one
  * record, so that mapping is a column, with a side table for shared names.
  */
@@ -12,7 +13,8 @@ export class HostnameIndex {
   /** The distinct hostnames by id (id 0 = none). */
   private readonly arena = new NameArena();
   private readonly freeIds: number[] = [];
-  private readonly trigrams = new Map<string, Bitmap>();
+  private readonly trigrams = new Map<number, Bitmap>();
+  private readonly gramScratch: number[] = [];
   /** hostname id → its only record, or 0 when `shared` holds the records. */
   private readonly soleRecord = uint32Column();
   private readonly shared = new Map<number, Set<number>>();
@@ -21,7 +23,7 @@ export class HostnameIndex {
   private readonly candidateScratch = new ScratchIds();
   private readonly recordScratch = new ScratchIds();
   /** While bulk loading: hostname ids per trigram not yet in the bitmaps, and how many in all. */
-  private pending: Map<string, number[]> | undefined;
+  private pending: Map<number, number[]> | undefined;
   private pendingCount = 0;
 
   beginBulk(): void {
@@ -50,7 +52,7 @@ export class HostnameIndex {
     if (id === 0) {
       id = this.freeIds.pop() ?? this.arena.highestId + 1;
       this.arena.set(id, hostname);
-      for (const trigram of trigramsOf(hostname)) {
+      for (const trigram of this.arena.trigramsOf(id, this.gramScratch)) {
         if (this.pending) {
           let ids = this.pending.get(trigram);
           if (!ids) this.pending.set(trigram, (ids = []));
@@ -88,7 +90,7 @@ export class HostnameIndex {
         return;
       }
     }
-    for (const trigram of trigramsOf(this.arena.nameOf(id))) {
+    for (const trigram of this.arena.trigramsOf(id, this.gramScratch)) {
       const bitmap = this.trigrams.get(trigram);
       bitmap?.remove(id);
       if (bitmap?.isEmpty) this.trigrams.delete(trigram);
@@ -161,7 +163,8 @@ export class HostnameIndex {
   private candidates(alternatives: string[]): Bitmap | undefined {
     const union = new RoaringBitmap32();
     for (const text of alternatives) {
-      const grams = [...trigramsOf(text)];
+      const bytes = utf8(text);
+      const grams = byteTrigrams(bytes, 0, bytes.length, []);
       if (grams.length === 0) return undefined;
       const bitmaps = grams.map((g) => this.trigrams.get(g));
       if (bitmaps.some((b) => b === undefined)) continue;
@@ -179,10 +182,4 @@ const BULK_FLUSH_POSTINGS = 4_000_000;
 function isSorted(values: Uint32Array): boolean {
   for (let i = 1; i < values.length; i++) if (values[i]! < values[i - 1]!) return false;
   return true;
-}
-
-function trigramsOf(text: string): Set<string> {
-  const grams = new Set<string>();
-  for (let i = 0; i + 3 <= text.length; i++) grams.add(text.slice(i, i + 3));
-  return grams;
 }

@@ -65,6 +65,12 @@ export class NameArena {
     }
   }
 
+  /** The distinct byte trigrams of name `id` (each as b0 << 16 | b1 << 8 | b2), into `out`. */
+  trigramsOf(id: number, out: number[]): number[] {
+    const from = this.start.get(id);
+    return byteTrigrams(this.bytes, from, from + this.length.get(id), out);
+  }
+
   nameOf(id: number): string {
     const from = this.start.get(id);
     return decoder.decode(this.bytes.subarray(from, from + this.length.get(id)));
@@ -180,6 +186,16 @@ export class NameArena {
 }
 
 const DOT = 0x2e;
+
+/** The distinct trigrams of bytes[from, to) (each as b0 << 16 | b1 << 8 | b2), into `out`. */
+export function byteTrigrams(bytes: Uint8Array, from: number, to: number, out: number[]): number[] {
+  out.length = 0;
+  for (let i = from; i + 3 <= to; i++) {
+    const gram = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    if (!out.includes(gram)) out.push(gram);
+  }
+  return out;
+}
 
 /** FNV-1a over bytes[from, to). */
 function hashBytes(bytes: Uint8Array, from: number, to: number): number {

@@ -67,6 +67,11 @@ export class Postings {
   endBulk(): void {
     this.flushPending();
     this.pending = undefined;
+    // Containers grown by appends keep spare capacity; runs (ids added in order) compress well.
+    for (const bitmap of this.bitmaps) {
+      bitmap?.runOptimize();
+      bitmap?.shrinkToFit();
+    }
   }
 
   /**

@@ -16,7 +16,7 @@ function entry(id: number, fingerprintsJson: string, cvesJson = '[]', classifica
 const ids = (index: HostIndex, params: Record<string, string>) => [...index.evaluate(parseHostQuery(params))].sort((a, b) => a - b);
 
 describe('index terms remembered per list text', () => {
-  it.each([
+  it.each<{ params: Record<string, string>; expected: number[] }>([
     { params: { vendor: 'apache', product: 'http_server', version: '2.4.49' }, expected: [3] },
     { params: { cpe: 'cpe:2.3:a:apache:http_server:2.4.49' }, expected: [3] },
     { params: { vendor: 'nginx' }, expected: [2] },
