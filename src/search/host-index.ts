@@ -127,6 +127,11 @@ export class HostIndex {
     return parts.length === 0 ? this.live.clone() : intersectAll(parts);
   }
 
+  /** Ids of the records observed before `before`, ascending (the expiry sweep's candidates). */
+  idsObservedBefore(before: number): number[] {
+    return Array.from(this.timeFilter('to', this.observedAt, { to: before }).toUint32Array());
+  }
+
   /** Exact total and one page of ids in sort order. */
   page(query: HostQuery, request: PageRequest): PageResult {
     const candidates = this.evaluate(query);

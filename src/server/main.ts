@@ -41,7 +41,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   context.hostIndex.start(config.indexPollMs, logError('index refresh failed'));
   context.tokens.start(60_000, logError('token last-use flush failed'));
   const sweep = async () => {
-    const summary = await expireObservations(context.storage, config.retentionDays);
+    await context.hostIndex.refresh();
+    const summary = await expireObservations(context.storage, config.retentionDays, Date.now(), (before) =>
+      context.hostIndex.index.idsObservedBefore(before),
+    );
     if (summary.expired > 0) app.log.info(summary, 'expired observations');
   };
   const sweeps = options.sweeper !== false;

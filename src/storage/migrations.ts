@@ -213,6 +213,13 @@ export const MIGRATIONS: Migration[] = [
       `ALTER TABLE hosts ADD COLUMN knowledge_cves TEXT`,
     ],
   },
+  {
+    id: 4,
+    name: 'hosts: no index on the observation time',
+    // Every upsert moves a record's observation time, so that index cost a quarter of the upsert
+    // time; expiry finds its records through the server's in-memory index or one table pass.
+    statements: () => [`DROP INDEX IF EXISTS hosts_observed_at`],
+  },
 ];
 
 export async function migrate(db: Database): Promise<{ applied: number[] }> {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Observation } from '../../src/core/observation.js';
-import { expireObservations } from '../../src/ingest/expire.js';
+import { expireObservations as expireWith } from '../../src/ingest/expire.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engineCases } from '../support/engines.js';
 import { at, loadDataset, TI } from './dataset.js';
@@ -334,8 +334,12 @@ describe.each(engineCases())('target-intel rolling window on $name', (engine) =>
     }
   });
 
-  it('expireObservations removes stored records that aged out, keeps re-scanned ones', async () => {
+  it.each(['a pass over the table', "the server's index"])('expireObservations removes stored records that aged out, keeps re-scanned ones (found by %s)', async (finder) => {
     const t = await startTestApp(engine); // retention 0 at ingest: old observations are stored
+    const expireObservations = (storage: typeof t.storage, days: number) =>
+      finder === 'a pass over the table'
+        ? expireWith(storage, days)
+        : t.context.hostIndex.refresh().then(() => expireWith(storage, days, Date.now(), (before) => t.context.hostIndex.index.idsObservedBefore(before)));
     try {
       const now = Date.now();
       await t.ingest([
@@ -366,6 +370,21 @@ describe.each(engineCases())('target-intel rolling window on $name', (engine) =>
       expect((await expireObservations(t.storage, 30)).expired).toBe(0);
       expect((await expireObservations(t.storage, 0)).expired).toBe(0);
       expect(await served(t)).toHaveLength(2);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a record observed again after the sweep found it is not expired', async () => {
+    const t = await startTestApp(engine);
+    try {
+      const now = Date.now();
+      await t.ingest([{ ip: '192.0.2.9', port: 80, timestamp: now - 40 * DAY_MS }]);
+      const found = await t.storage.hosts.idsObservedBefore(now - 30 * DAY_MS);
+      expect(found).toHaveLength(1);
+      await t.ingest([{ ip: '192.0.2.9', port: 80, timestamp: now - DAY_MS }]);
+      expect(await t.storage.hosts.expire(found, now - 30 * DAY_MS)).toBe(0);
+      expect((await served(t)).map((r) => r.ip)).toEqual(['192.0.2.9']);
     } finally {
       await t.close();
     }
