@@ -196,7 +196,10 @@ async function measureQuery(
   const { storage, engine } = context;
   const hostQuery = parseHostQuery(query.params);
   const request = { sort: 'timestamp' as const, order: 'desc' as const, offset: 0, limit: 100 };
+  // The first run pays what repeats may not (a hostname search's exact check is remembered).
+  const firstStarted = performance.now();
   const first = engine.index.page(hostQuery, request);
+  const engineFirstMs = performance.now() - firstStarted;
   const runs = context.quick ? 10 : 50;
   const engineMs = await timeRuns(runs, async () => {
     const page = engine.index.page(hostQuery, request);
@@ -216,6 +219,7 @@ async function measureQuery(
     params: query.params,
     total: first.total,
     engineP50Ms: percentile(engineMs, 0.5),
+    engineFirstMs,
     sqlPageP50Ms: percentile(sqlMs, 0.5),
     naiveMs: percentile(naiveMs, 0.5),
     api: { c1, c32 },

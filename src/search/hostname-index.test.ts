@@ -38,3 +38,50 @@ describe('HostnameIndex (byte trigrams, exact check)', () => {
     expect(churn.size).toBe(2);
   });
 });
+
+describe('HostnameIndex remembered searches', () => {
+  const SEARCHES: Array<{ contains?: string[]; domains?: string[] }> = [
+    { contains: ['mail'] }, { contains: ['web-'] }, { domains: ['example.com'] }, { contains: ['ü'] },
+    { contains: ['mail', 'vpn'], domains: ['example.org'] },
+  ];
+  const WORDS = ['mail', 'web-', 'vpn', 'büro', 'shop'];
+  const DOMAINS = ['example.com', 'example.org', 'sub.example.com', 'other.net'];
+
+  const expected = (names: Map<number, string>, { contains, domains }: { contains?: string[]; domains?: string[] }) =>
+    [...names]
+      .filter(([, name]) => !contains || contains.some((needle) => name.includes(needle)))
+      .filter(([, name]) => !domains || domains.some((domain) => name === domain || name.endsWith(`.${domain}`)))
+      .map(([record]) => record)
+      .sort((a, b) => a - b);
+
+  it('stay exact while records are added, renamed and removed', () => {
+    const index = new HostnameIndex();
+    const names = new Map<number, string>();
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    for (let step = 0; step < 3000; step++) {
+      const record = 1 + random(300);
+      if (names.has(record)) {
+        index.remove(record);
+        names.delete(record);
+      }
+      if (random(4) > 0) {
+        const name = `${WORDS[random(WORDS.length)]}${random(20)}.${DOMAINS[random(DOMAINS.length)]}`;
+        index.add(record, name);
+        names.set(record, name);
+      }
+      if (step % 100 === 0) {
+        for (const search of SEARCHES) {
+          expect([...index.search(search.contains, search.domains)].sort((a, b) => a - b)).toEqual(expected(names, search));
+        }
+      }
+    }
+  });
+
+  it('hand out copies: changing a result does not change the next one', () => {
+    const index = new HostnameIndex();
+    index.add(1, 'mail.example.com');
+    index.search(['mail'], undefined).add(99);
+    expect([...index.search(['mail'], undefined)]).toEqual([1]);
+  });
+});

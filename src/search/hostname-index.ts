@@ -1,6 +1,7 @@
 import { RoaringBitmap32, type Bitmap } from './bitmap.js';
 import { ScratchIds, uint32Column } from './columns.js';
 import { byteTrigrams, NameArena, utf8 } from './name-arena.js';
+import { RecentSearches } from './recent-searches.js';
 
 /**
  * Hostname substring and suffix search. Each distinct hostname gets a small id; a trigram index
@@ -20,6 +21,8 @@ export class HostnameIndex {
   private readonly shared = new Map<number, Set<number>>();
   /** record id → hostname id (0 = none). */
   private readonly hostnameOfRecord = uint32Column();
+  /** A broad search checks hundreds of thousands of names (tens of ms at 10M records): remembered. */
+  private readonly recent = new RecentSearches(32);
   private readonly candidateScratch = new ScratchIds();
   private readonly recordScratch = new ScratchIds();
   /** While bulk loading: hostname ids per trigram not yet in the bitmaps, and how many in all. */
@@ -73,12 +76,16 @@ export class HostnameIndex {
       this.soleRecord.set(id, 0);
     }
     this.hostnameOfRecord.set(recordId, id);
+    for (const search of this.recent.values()) {
+      if (this.nameMatches(id, search.needles, search.domains)) search.records.add(recordId);
+    }
   }
 
   remove(recordId: number): void {
     const id = this.hostnameOfRecord.get(recordId);
     if (id === 0) return;
     this.hostnameOfRecord.set(recordId, 0);
+    for (const search of this.recent.values()) search.records.remove(recordId);
     const records = this.shared.get(id);
     if (records) {
       records.delete(recordId);
@@ -105,10 +112,19 @@ export class HostnameIndex {
    * `domains` (when given: the domain itself or a subdomain). Inputs are lower-case.
    */
   search(substrings: string[] | undefined, domains: string[] | undefined): Bitmap {
+    const key = JSON.stringify([substrings ?? null, domains ?? null]);
+    const remembered = this.recent.get(key);
+    if (remembered) return remembered.records.clone();
     const needles = substrings?.map(utf8);
     const domainBytes = domains?.map(utf8);
-    // Every alternative of the narrower parameter must be satisfied, so its trigrams narrow.
-    const candidates = this.candidates(substrings ?? domains!);
+    const records = this.matchingRecords(substrings ?? domains!, needles, domainBytes);
+    this.recent.remember(key, { needles, domains: domainBytes, records });
+    return records.clone();
+  }
+
+  private matchingRecords(narrowing: string[], needles: Uint8Array[] | undefined, domainBytes: Uint8Array[] | undefined): Bitmap {
+    // Every alternative of the narrowing parameter must be satisfied, so its trigrams narrow.
+    const candidates = this.candidates(narrowing);
     const ids = candidates ? candidates.toUint32Array(this.candidateScratch.ofSize(candidates.size)) : this.allIds();
     const records = this.recordScratch.ofSize(ids.length);
     const sharedRecords: number[] = [];
