@@ -283,6 +283,8 @@ export class HostRepository {
    */
   async expire(ids: number[], before: number, batchSize = 5000): Promise<number> {
     const sorted = [...ids].sort((a, b) => a - b);
+    // Times are whole milliseconds (and PostgreSQL will not compare a BIGINT with a fraction).
+    const bound = Math.ceil(before);
     let total = 0;
     for (let start = 0; start < sorted.length; start += batchSize) {
       const batch = sorted.slice(start, start + batchSize);
@@ -293,7 +295,7 @@ export class HostRepository {
           const chunk = batch.slice(i, i + 500);
           const rows = await tx.all<{ id: number }>(
             `DELETE FROM hosts WHERE id IN (${chunk.map(() => '?').join(',')}) AND observed_at < ? RETURNING id`,
-            [...chunk, before],
+            [...chunk, bound],
           );
           for (const row of rows) deleted.push(row.id);
         }
