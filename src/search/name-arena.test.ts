@@ -76,7 +76,6 @@ describe('NameArena', () => {
         continue;
       }
       expect(churn.idOf(name)).toBe(id);
-      expect(churn.nameOf(id)).toBe(name);
       expect(churn.contains(id, utf8(`host-${id}-round-`))).toBe(true);
       expect(churn.isWithinDomain(id, utf8(name))).toBe(true);
       expect(churn.contains(id, utf8(`host-${id + 1}-round-`))).toBe(false);

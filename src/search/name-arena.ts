@@ -1,7 +1,6 @@
 import { uint32Column } from './columns.js';
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /**
  * Names (hostnames) as UTF-8 bytes in one contiguous buffer, addressed by a small id, with a
@@ -69,11 +68,6 @@ export class NameArena {
   trigramsOf(id: number, out: number[]): number[] {
     const from = this.start.get(id);
     return byteTrigrams(this.bytes, from, from + this.length.get(id), out);
-  }
-
-  nameOf(id: number): string {
-    const from = this.start.get(id);
-    return decoder.decode(this.bytes.subarray(from, from + this.length.get(id)));
   }
 
   /** Number of names held. */

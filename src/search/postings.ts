@@ -67,11 +67,8 @@ export class Postings {
   endBulk(): void {
     this.flushPending();
     this.pending = undefined;
-    // Containers grown by appends keep spare capacity; runs (ids added in order) compress well.
-    for (const bitmap of this.bitmaps) {
-      bitmap?.runOptimize();
-      bitmap?.shrinkToFit();
-    }
+    // Ids arrive in order, so many containers are runs: smaller, and faster to copy and combine.
+    for (const bitmap of this.bitmaps) bitmap?.runOptimize();
   }
 
   /**

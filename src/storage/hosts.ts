@@ -192,17 +192,17 @@ export class HostRepository {
 
 
   async getByIds(ids: number[]): Promise<HostRecord[]> {
-    if (ids.length === 0) return [];
-    const records: HostRecord[] = [];
+    return (await this.rowsByIds<HostRow>(COLUMNS, ids)).map(toRecord);
+  }
+
+  /** `columns` of the records that exist among `ids`, 500 ids per statement. */
+  private async rowsByIds<Row>(columns: string, ids: number[]): Promise<Row[]> {
+    const rows: Row[] = [];
     for (let start = 0; start < ids.length; start += 500) {
       const chunk = ids.slice(start, start + 500);
-      const rows = await this.db.all<HostRow>(
-        `SELECT ${COLUMNS} FROM hosts WHERE id IN (${chunk.map(() => '?').join(',')})`,
-        chunk,
-      );
-      for (const row of rows) records.push(toRecord(row));
+      rows.push(...(await this.db.all<Row>(`SELECT ${columns} FROM hosts WHERE id IN (${chunk.map(() => '?').join(',')})`, chunk)));
     }
-    return records;
+    return rows;
   }
 
   /** Records in id order after `afterId`, for building an index or exporting. */
@@ -225,16 +225,7 @@ export class HostRepository {
 
   /** Index entries of the records that exist among `ids` (applying the change log). */
   async indexEntriesByIds(ids: number[]): Promise<IndexEntry[]> {
-    const entries: IndexEntry[] = [];
-    for (let start = 0; start < ids.length; start += 500) {
-      const chunk = ids.slice(start, start + 500);
-      const rows = await this.db.all<IndexRow>(
-        `SELECT ${INDEX_COLUMNS} FROM hosts WHERE id IN (${chunk.map(() => '?').join(',')})`,
-        chunk,
-      );
-      for (const row of rows) entries.push(toIndexEntry(row));
-    }
-    return entries;
+    return (await this.rowsByIds<IndexRow>(INDEX_COLUMNS, ids)).map(toIndexEntry);
   }
 
   async count(): Promise<number> {
