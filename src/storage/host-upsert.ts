@@ -13,7 +13,7 @@ interface PortRecord {
   id?: number;
 }
 
-const portKeyOf = (w: { ip: string; port: number; protocol: string }) => `${w.ip}\u0000${w.port}\u0000${w.protocol}`;
+const portKeyOf = (w: { ipKey: string; port: number; protocol: string }) => `${w.ipKey}\u0000${w.port}\u0000${w.protocol}`;
 const recordKeyOf = (portKey: string, fpKey: string) => `${portKey}\u0000${fpKey}`;
 
 /**
@@ -88,7 +88,7 @@ export async function applyBatch(tx: Sql, writes: HostWrite[], now: number): Pro
       `INSERT INTO hosts (ip, ip_key, port, protocol, fp_key, date_added, hostname, observed_at, asn, as_name, as_domain,
         country, country_code, fingerprints, os_cpes, scanner_cves, knowledge_cves, cves, observed_classifications, classifications)
        VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
-       ON CONFLICT (ip, port, protocol, fp_key) DO UPDATE SET hostname = excluded.hostname,
+       ON CONFLICT (ip_key, port, protocol, fp_key) DO UPDATE SET hostname = excluded.hostname,
         observed_at = excluded.observed_at, asn = excluded.asn, as_name = excluded.as_name,
         as_domain = excluded.as_domain, country = excluded.country, country_code = excluded.country_code,
         fingerprints = excluded.fingerprints, os_cpes = excluded.os_cpes, scanner_cves = excluded.scanner_cves,
@@ -122,13 +122,13 @@ async function loadPorts(tx: Sql, writes: HostWrite[]): Promise<Map<string, Port
   const keys = [...distinct.values()];
   for (let i = 0; i < keys.length; i += CHUNK * 2) {
     const chunk = keys.slice(i, i + CHUNK * 2);
-    const rows = await tx.all<{ id: number; ip: string; port: number; protocol: string; fp_key: string; observed_at: number }>(
-      `SELECT id, ip, port, protocol, fp_key, observed_at FROM hosts
-       WHERE (ip, port, protocol) IN (VALUES ${chunk.map(() => '(?, CAST(? AS INTEGER), ?)').join(', ')})`,
-      chunk.flatMap((w) => [w.ip, w.port, w.protocol]),
+    const rows = await tx.all<{ id: number; ip_key: string; port: number; protocol: string; fp_key: string; observed_at: number }>(
+      `SELECT id, ip_key, port, protocol, fp_key, observed_at FROM hosts
+       WHERE (ip_key, port, protocol) IN (VALUES ${chunk.map(() => '(?, CAST(? AS INTEGER), ?)').join(', ')})`,
+      chunk.flatMap((w) => [w.ipKey, w.port, w.protocol]),
     );
     for (const row of rows) {
-      const key = portKeyOf(row);
+      const key = portKeyOf({ ipKey: row.ip_key, port: row.port, protocol: row.protocol });
       let records = ports.get(key);
       if (!records) ports.set(key, (records = []));
       records.push({ id: row.id, fpKey: row.fp_key, observedAt: row.observed_at });
