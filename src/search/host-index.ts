@@ -9,7 +9,7 @@ import { HostnameIndex } from './hostname-index.js';
 import { IdentityCatalog } from './identities.js';
 import { familyTerm, Postings } from './postings.js';
 import { RecordTerms } from './record-terms.js';
-import { TermLists } from './term-lists.js';
+import { TermGroups } from './term-groups.js';
 
 export const HOUR_MS = 3_600_000;
 
@@ -22,7 +22,6 @@ export const HOUR_MS = 3_600_000;
  */
 export class HostIndex {
   private readonly postings = new Postings();
-  private readonly termLists = new TermLists();
   private readonly live = new RoaringBitmap32();
   private readonly observedAt = float64Column();
   private readonly dateAdded = float64Column();
@@ -31,6 +30,10 @@ export class HostIndex {
   private readonly ipv6 = new Map<number, bigint>();
   private readonly port = uint16Column();
   private readonly changeSeq = float64Column();
+  /** Each record's list terms and place terms as shared groups; its family terms follow from the columns. */
+  private readonly termGroups = new TermGroups();
+  private readonly listGroup = uint32Column();
+  private readonly placeGroup = uint32Column();
   private readonly identities = new IdentityCatalog();
   private readonly recordTerms = new RecordTerms(this.postings, this.identities);
   private readonly hostnames = new HostnameIndex();
@@ -53,28 +56,24 @@ export class HostIndex {
       if (this.live.has(id)) this.unlink(id);
       this.live.add(id);
     }
-    const termIds = this.recordTerms.of(entry);
+    const listTerms = this.recordTerms.listTerms(entry);
+    const placeTerms = this.recordTerms.placeTerms(entry);
+    for (const termId of listTerms) this.postings.add(termId, id);
+    for (const termId of placeTerms) this.postings.add(termId, id);
+    this.listGroup.set(id, this.termGroups.acquire(listTerms));
+    this.placeGroup.set(id, this.termGroups.acquire(placeTerms));
     const ipv4 = ipv4Value(entry.ip);
     if (ipv4 !== undefined) {
       this.ipIsV6.set(id, 0);
       this.ipv4.set(id, ipv4);
-      termIds.push(this.postings.familyTermId('b4', ipv4 >>> 8), this.postings.familyTermId('b16', ipv4 >>> 16));
     } else {
-      const value = parseIp(entry.ip).value;
       this.ipIsV6.set(id, 1);
-      this.ipv6.set(id, value);
-      termIds.push(this.postings.familyTermId('b6', Number(value >> 80n)));
+      this.ipv6.set(id, parseIp(entry.ip).value);
     }
-    termIds.push(
-      this.postings.familyTermId('port', entry.port),
-      this.postings.familyTermId('to', Math.floor(entry.observedAt / HOUR_MS)),
-      this.postings.familyTermId('ta', Math.floor(entry.dateAdded / HOUR_MS)),
-    );
-    for (const termId of termIds) this.postings.add(termId, id);
-    this.termLists.set(id, termIds);
     this.observedAt.set(id, entry.observedAt);
     this.dateAdded.set(id, entry.dateAdded);
     this.port.set(id, entry.port);
+    this.forEachFamilyTerm(id, (prefix, key) => this.postings.add(this.postings.familyTermId(prefix, key), id));
     this.hostnames.add(id, entry.hostname.toLowerCase());
     this.noteChange(id, seq);
   }
@@ -148,7 +147,9 @@ export class HostIndex {
     return (
       this.postings.bitmapBytes() +
       this.hostnames.bytes() +
-      this.termLists.bytes +
+      this.termGroups.bytes +
+      this.listGroup.bytes +
+      this.placeGroup.bytes +
       this.observedAt.bytes +
       this.dateAdded.bytes +
       this.ipv4.bytes +
@@ -287,15 +288,41 @@ export class HostIndex {
     }
   }
 
-  private unlink(id: number): void {
-    for (const termId of this.termLists.get(id)) {
-      if (!this.postings.remove(termId, id)) continue;
-      // The last record holding this term is gone: drop it from the dictionaries scanned by filters.
-      const name = this.postings.nameOf(termId);
-      if (name.startsWith('fp:')) this.identities.delete(name.slice(3));
+  /** The numeric family terms (IP blocks, port, hours) of a record, from its columns. */
+  private forEachFamilyTerm(id: number, visit: (prefix: string, key: number) => void): void {
+    if (this.ipIsV6.get(id) === 1) visit('b6', Number(this.ipv6.get(id)! >> 80n));
+    else {
+      const ipv4 = this.ipv4.get(id);
+      visit('b4', ipv4 >>> 8);
+      visit('b16', ipv4 >>> 16);
     }
-    this.termLists.clear(id);
+    visit('port', this.port.get(id));
+    visit('to', Math.floor(this.observedAt.get(id) / HOUR_MS));
+    visit('ta', Math.floor(this.dateAdded.get(id) / HOUR_MS));
+  }
+
+  /** Takes the record out of every posting; its columns still hold its values until it is written again. */
+  private unlink(id: number): void {
+    const listGroup = this.listGroup.get(id);
+    const placeGroup = this.placeGroup.get(id);
+    for (const termId of this.termGroups.termsOf(listGroup)) this.unpost(termId, id);
+    for (const termId of this.termGroups.termsOf(placeGroup)) this.unpost(termId, id);
+    this.forEachFamilyTerm(id, (prefix, key) => {
+      const termId = this.postings.knownFamilyTermId(prefix, key);
+      if (termId !== undefined) this.unpost(termId, id);
+    });
+    this.termGroups.release(listGroup);
+    this.termGroups.release(placeGroup);
+    this.listGroup.set(id, 0);
+    this.placeGroup.set(id, 0);
     this.hostnames.remove(id);
+  }
+
+  private unpost(termId: number, id: number): void {
+    if (!this.postings.remove(termId, id)) return;
+    // The last record holding this term is gone: drop it from the dictionaries scanned by filters.
+    const name = this.postings.nameOf(termId);
+    if (name.startsWith('fp:')) this.identities.delete(name.slice(3));
   }
 
   private sortColumns(): SortColumns {

@@ -13,8 +13,8 @@ interface FingerprintTerms {
 }
 
 /**
- * The term ids a record is filed under (deduplicated), except the numeric families the index adds
- * itself. Records repeat the same list texts (fingerprints, CVEs, classifications) and the same few
+ * The term ids a record is filed under (deduplicated), in two groups — its lists and its place —
+ * except the numeric families the index derives from its columns. Records repeat the same list texts (fingerprints, CVEs, classifications) and the same few
  * values (asn, country, protocol), so each distinct text is parsed and its terms interned once,
  * then found by the text: at 1M records that turned a JSON parse, a JSON key and a dozen string
  * concatenations per record into a few hash lookups.
@@ -35,11 +35,18 @@ export class RecordTerms {
     private readonly identities: IdentityCatalog,
   ) {}
 
-  of(entry: IndexEntry): number[] {
+  /** The terms of the record's lists: CVEs (and whether any is confirmed), fingerprints, classifications. */
+  listTerms(entry: IndexEntry): number[] {
     const ids = [...this.cves(entry.cvesJson)];
     if (entry.confirmed) ids.push(this.postings.intern('confirmed'));
     for (const id of this.fingerprints(entry.fingerprintsJson)) ids.push(id);
     for (const id of this.classifications(entry.classificationsJson)) ids.push(id);
+    return ids;
+  }
+
+  /** The terms of where the record is: asn, country code and name, protocol. */
+  placeTerms(entry: IndexEntry): number[] {
+    const ids: number[] = [];
     if (entry.asn) ids.push(this.value('asn', entry.asn, (v) => `asn:${v.toUpperCase()}`));
     if (entry.countryCode) ids.push(this.value('cc', entry.countryCode, (v) => `cc:${v.toUpperCase()}`));
     if (entry.country) ids.push(this.value('cn', entry.country, (v) => `cn:${v.toLowerCase()}`));
