@@ -58,8 +58,8 @@ export class HostIndex {
     }
     const listTerms = this.recordTerms.listTerms(entry);
     const placeTerms = this.recordTerms.placeTerms(entry);
-    for (const termId of listTerms) this.postings.add(termId, id);
-    for (const termId of placeTerms) this.postings.add(termId, id);
+    for (const termId of listTerms.termIds) this.postings.add(termId, id);
+    for (const termId of placeTerms.termIds) this.postings.add(termId, id);
     this.listGroup.set(id, this.termGroups.acquire(listTerms));
     this.placeGroup.set(id, this.termGroups.acquire(placeTerms));
     const ipv4 = ipv4Value(entry.ip);

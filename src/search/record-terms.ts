@@ -7,6 +7,12 @@ import type { Postings } from './postings.js';
 /** Distinct list texts remembered per kind; past this the memo starts over. */
 const MEMO_LIMIT = 200_000;
 
+/** Term ids with a key that is equal exactly when the term ids are. */
+export interface KeyedTerms {
+  key: string;
+  termIds: number[];
+}
+
 interface FingerprintTerms {
   termIds: number[];
   identities: Array<{ key: string; identity: Identity }>;
@@ -23,6 +29,8 @@ export class RecordTerms {
   private readonly fingerprintTerms = new Map<string, FingerprintTerms>();
   private readonly cveTerms = new Map<string, number[]>();
   private readonly classificationTerms = new Map<string, number[]>();
+  private readonly listIds = new WeakMap<number[], number>();
+  private nextListId = 1;
   private readonly valueTerms = {
     asn: new Map<string, number>(),
     cc: new Map<string, number>(),
@@ -35,23 +43,41 @@ export class RecordTerms {
     private readonly identities: IdentityCatalog,
   ) {}
 
-  /** The terms of the record's lists: CVEs (and whether any is confirmed), fingerprints, classifications. */
-  listTerms(entry: IndexEntry): number[] {
-    const ids = [...this.cves(entry.cvesJson)];
-    if (entry.confirmed) ids.push(this.postings.intern('confirmed'));
-    for (const id of this.fingerprints(entry.fingerprintsJson)) ids.push(id);
-    for (const id of this.classifications(entry.classificationsJson)) ids.push(id);
-    return ids;
+  /**
+   * The terms of the record's lists: CVEs (and whether any is confirmed), fingerprints,
+   * classifications; `key` is equal exactly when the terms are, and cheaper to build than joining them.
+   */
+  listTerms(entry: IndexEntry): KeyedTerms {
+    const cves = this.cves(entry.cvesJson);
+    const fingerprints = this.fingerprints(entry.fingerprintsJson);
+    const classifications = this.classifications(entry.classificationsJson);
+    const termIds = [...cves];
+    if (entry.confirmed) termIds.push(this.postings.intern('confirmed'));
+    for (const id of fingerprints) termIds.push(id);
+    for (const id of classifications) termIds.push(id);
+    const key = `${this.listId(cves)}.${this.listId(fingerprints)}.${this.listId(classifications)}.${entry.confirmed ? 1 : 0}`;
+    return { key, termIds };
   }
 
   /** The terms of where the record is: asn, country code and name, protocol. */
-  placeTerms(entry: IndexEntry): number[] {
-    const ids: number[] = [];
-    if (entry.asn) ids.push(this.value('asn', entry.asn, (v) => `asn:${v.toUpperCase()}`));
-    if (entry.countryCode) ids.push(this.value('cc', entry.countryCode, (v) => `cc:${v.toUpperCase()}`));
-    if (entry.country) ids.push(this.value('cn', entry.country, (v) => `cn:${v.toLowerCase()}`));
-    ids.push(this.value('proto', entry.protocol, (v) => `proto:${v.toLowerCase()}`));
-    return ids;
+  placeTerms(entry: IndexEntry): KeyedTerms {
+    const termIds: number[] = [];
+    if (entry.asn) termIds.push(this.value('asn', entry.asn, (v) => `asn:${v.toUpperCase()}`));
+    if (entry.countryCode) termIds.push(this.value('cc', entry.countryCode, (v) => `cc:${v.toUpperCase()}`));
+    if (entry.country) termIds.push(this.value('cn', entry.country, (v) => `cn:${v.toLowerCase()}`));
+    termIds.push(this.value('proto', entry.protocol, (v) => `proto:${v.toLowerCase()}`));
+    // Which of asn, cc and cn are present is part of the key: their term ids never coincide.
+    return { key: termIds.join('.'), termIds };
+  }
+
+  /**
+   * A number for a remembered term list (the same array for the same text). Numbers are never
+   * reused, so after a memo starts over a text may get a second number, but no two lists share one.
+   */
+  private listId(terms: number[]): number {
+    let id = this.listIds.get(terms);
+    if (id === undefined) this.listIds.set(terms, (id = this.nextListId++));
+    return id;
   }
 
   private value(kind: keyof RecordTerms['valueTerms'], value: string, name: (value: string) => string): number {

@@ -5,6 +5,8 @@ import type { IndexEntry } from '../storage/hosts.js';
 import { HostIndex } from './host-index.js';
 import { TermGroups } from './term-groups.js';
 
+const keyed = (termIds: number[]) => ({ key: termIds.join(','), termIds });
+
 describe('TermGroups', () => {
   it.each<{ name: string; steps: Array<['acquire', number[]] | ['release', number]>; expected: { size: number; ids: number[] } }>([
     { name: 'equal lists share a group', steps: [['acquire', [1, 2]], ['acquire', [1, 2]]], expected: { size: 1, ids: [1, 1] } },
@@ -17,7 +19,7 @@ describe('TermGroups', () => {
     const groups = new TermGroups();
     const ids: number[] = [];
     for (const [op, arg] of steps) {
-      if (op === 'acquire') ids.push(groups.acquire(arg));
+      if (op === 'acquire') ids.push(groups.acquire(keyed(arg)));
       else groups.release(arg);
     }
     expect({ size: groups.size, ids }).toEqual(expected);
@@ -25,7 +27,7 @@ describe('TermGroups', () => {
 
   it('gives back the terms of a group, and none for group 0', () => {
     const groups = new TermGroups();
-    const id = groups.acquire([5, 3, 9]);
+    const id = groups.acquire(keyed([5, 3, 9]));
     expect([...groups.termsOf(id)]).toEqual([5, 3, 9]);
     expect([...groups.termsOf(0)]).toEqual([]);
   });

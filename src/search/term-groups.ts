@@ -1,3 +1,5 @@
+import type { KeyedTerms } from './record-terms.js';
+
 /**
  * Distinct term-id lists shared by the records that hold them, counted so a list no record holds is
  * dropped and its id reused. Records repeat the same few hundred thousand combinations of list
@@ -14,9 +16,8 @@ export class TermGroups {
   private keyBytes = 0;
   private termBytes = 0;
 
-  /** The group of `termIds` (order matters), counting one more holder. */
-  acquire(termIds: number[]): number {
-    const key = termIds.join(',');
+  /** The group of `termIds` (order matters) under `key` (equal exactly when they are), counting one more holder. */
+  acquire({ key, termIds }: KeyedTerms): number {
     let id = this.idByKey.get(key);
     if (id === undefined) {
       id = this.freeIds.pop() ?? this.terms.length;
