@@ -2,7 +2,7 @@ import { cpeMatches } from '../core/cpe.js';
 import { parseIp, type IpRange } from '../core/ip.js';
 import type { IndexEntry } from '../storage/hosts.js';
 import { intersectAll, RoaringBitmap32, unionAll, type Bitmap } from './bitmap.js';
-import { float64Column, uint16Column, uint32Column, uint8Column } from './columns.js';
+import { float64Column, uint16Column, uint32Column, uint8Column, type GrowableColumn } from './columns.js';
 import type { HostQuery, PageRequest, PageResult, SortPosition, TimeRange } from './host-query.js';
 import { selectPage, type SortColumns } from './page.js';
 import { HostnameIndex } from './hostname-index.js';
@@ -51,21 +51,42 @@ export class HostIndex {
   /** Adds or replaces a record; `seq` is the change-log sequence number that produced this state. */
   upsert(entry: IndexEntry, seq: number): void {
     const id = entry.id;
-    if (this.pendingLive) this.pendingLive.push(id);
-    else {
-      if (this.live.has(id)) this.unlink(id);
-      this.live.add(id);
+    const lists = this.termGroups.acquire(this.recordTerms.listTerms(entry));
+    const place = this.termGroups.acquire(this.recordTerms.placeTerms(entry));
+    const hostname = entry.hostname.toLowerCase();
+    if (!this.pendingLive && this.live.has(id)) {
+      // An update mostly moves the observation hour: only the postings that differ are touched.
+      this.moveGroup(this.listGroup, id, lists);
+      this.moveGroup(this.placeGroup, id, place);
+      const before = this.familyTermsOf(id);
+      this.setColumns(id, entry);
+      const after = this.familyTermsOf(id);
+      for (const termId of before) if (!after.includes(termId)) this.unpost(termId, id);
+      for (const termId of after) if (!before.includes(termId)) this.postings.add(termId, id);
+      if (!this.hostnames.holds(id, hostname)) {
+        this.hostnames.remove(id);
+        this.hostnames.add(id, hostname);
+      }
+    } else {
+      if (this.pendingLive) this.pendingLive.push(id);
+      else this.live.add(id);
+      for (const termId of this.termGroups.termsOf(lists)) this.postings.add(termId, id);
+      for (const termId of this.termGroups.termsOf(place)) this.postings.add(termId, id);
+      this.listGroup.set(id, lists);
+      this.placeGroup.set(id, place);
+      this.setColumns(id, entry);
+      for (const termId of this.familyTermsOf(id)) this.postings.add(termId, id);
+      this.hostnames.add(id, hostname);
     }
-    const listTerms = this.recordTerms.listTerms(entry);
-    const placeTerms = this.recordTerms.placeTerms(entry);
-    for (const termId of listTerms.termIds) this.postings.add(termId, id);
-    for (const termId of placeTerms.termIds) this.postings.add(termId, id);
-    this.listGroup.set(id, this.termGroups.acquire(listTerms));
-    this.placeGroup.set(id, this.termGroups.acquire(placeTerms));
+    this.noteChange(id, seq);
+  }
+
+  private setColumns(id: number, entry: IndexEntry): void {
     const ipv4 = ipv4Value(entry.ip);
     if (ipv4 !== undefined) {
       this.ipIsV6.set(id, 0);
       this.ipv4.set(id, ipv4);
+      this.ipv6.delete(id);
     } else {
       this.ipIsV6.set(id, 1);
       this.ipv6.set(id, parseIp(entry.ip).value);
@@ -73,9 +94,19 @@ export class HostIndex {
     this.observedAt.set(id, entry.observedAt);
     this.dateAdded.set(id, entry.dateAdded);
     this.port.set(id, entry.port);
-    this.forEachFamilyTerm(id, (prefix, key) => this.postings.add(this.postings.familyTermId(prefix, key), id));
-    this.hostnames.add(id, entry.hostname.toLowerCase());
-    this.noteChange(id, seq);
+  }
+
+  /** Points the record at group `next` (already acquired for it), posting only the terms that differ. */
+  private moveGroup(column: GrowableColumn<Uint32Array>, id: number, next: number): void {
+    const previous = column.get(id);
+    if (previous !== next) {
+      const before = this.termGroups.termsOf(previous);
+      const after = this.termGroups.termsOf(next);
+      for (const termId of before) if (!after.includes(termId)) this.unpost(termId, id);
+      for (const termId of after) if (!before.includes(termId)) this.postings.add(termId, id);
+      column.set(id, next);
+    }
+    this.termGroups.release(previous);
   }
 
   /** Bulk loading (index build): only upserts of new records until endBulk. */
@@ -289,16 +320,20 @@ export class HostIndex {
   }
 
   /** The numeric family terms (IP blocks, port, hours) of a record, from its columns. */
-  private forEachFamilyTerm(id: number, visit: (prefix: string, key: number) => void): void {
-    if (this.ipIsV6.get(id) === 1) visit('b6', Number(this.ipv6.get(id)! >> 80n));
+  private familyTermsOf(id: number): number[] {
+    const term = (prefix: string, key: number) => this.postings.familyTermId(prefix, key);
+    const terms: number[] = [];
+    if (this.ipIsV6.get(id) === 1) terms.push(term('b6', Number(this.ipv6.get(id)! >> 80n)));
     else {
       const ipv4 = this.ipv4.get(id);
-      visit('b4', ipv4 >>> 8);
-      visit('b16', ipv4 >>> 16);
+      terms.push(term('b4', ipv4 >>> 8), term('b16', ipv4 >>> 16));
     }
-    visit('port', this.port.get(id));
-    visit('to', Math.floor(this.observedAt.get(id) / HOUR_MS));
-    visit('ta', Math.floor(this.dateAdded.get(id) / HOUR_MS));
+    terms.push(
+      term('port', this.port.get(id)),
+      term('to', Math.floor(this.observedAt.get(id) / HOUR_MS)),
+      term('ta', Math.floor(this.dateAdded.get(id) / HOUR_MS)),
+    );
+    return terms;
   }
 
   /** Takes the record out of every posting; its columns still hold its values until it is written again. */
@@ -307,10 +342,7 @@ export class HostIndex {
     const placeGroup = this.placeGroup.get(id);
     for (const termId of this.termGroups.termsOf(listGroup)) this.unpost(termId, id);
     for (const termId of this.termGroups.termsOf(placeGroup)) this.unpost(termId, id);
-    this.forEachFamilyTerm(id, (prefix, key) => {
-      const termId = this.postings.knownFamilyTermId(prefix, key);
-      if (termId !== undefined) this.unpost(termId, id);
-    });
+    for (const termId of this.familyTermsOf(id)) this.unpost(termId, id);
     this.termGroups.release(listGroup);
     this.termGroups.release(placeGroup);
     this.listGroup.set(id, 0);

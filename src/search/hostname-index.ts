@@ -81,6 +81,12 @@ export class HostnameIndex {
     }
   }
 
+  /** Whether the record is filed under exactly this hostname ('' = none). */
+  holds(recordId: number, hostname: string): boolean {
+    const id = this.hostnameOfRecord.get(recordId);
+    return id === 0 ? hostname === '' : hostname !== '' && this.arena.idOf(hostname) === id;
+  }
+
   remove(recordId: number): void {
     const id = this.hostnameOfRecord.get(recordId);
     if (id === 0) return;

@@ -27,11 +27,6 @@ export class Postings {
     return id;
   }
 
-  /** The id of family term `<prefix>#<key>` if it was ever interned (reviving nothing). */
-  knownFamilyTermId(prefix: string, key: number): number | undefined {
-    return this.familyIds.get(prefix)?.get(key);
-  }
-
   /** The interned id of `name`, creating its (empty) posting list. */
   intern(name: string): number {
     let id = this.ids.get(name);
