@@ -37,6 +37,8 @@ export class HostIndex {
   private readonly identities = new IdentityCatalog();
   private readonly recordTerms = new RecordTerms(this.postings, this.identities);
   private readonly hostnames = new HostnameIndex();
+  private readonly familyScratch: number[] = [];
+  private readonly previousFamilyScratch: number[] = [];
   /** While bulk loading: ids to add to `live` in one call. */
   private pendingLive: number[] | undefined;
   /** Recent changes (seq, id), oldest first, to exclude records changed during a cursor walk. */
@@ -58,7 +60,7 @@ export class HostIndex {
       // An update mostly moves the observation hour: only the postings that differ are touched.
       this.moveGroup(this.listGroup, id, lists);
       this.moveGroup(this.placeGroup, id, place);
-      const before = this.familyTermsOf(id);
+      const before = this.familyTermsOf(id, this.previousFamilyScratch);
       this.setColumns(id, entry);
       const after = this.familyTermsOf(id);
       for (const termId of before) if (!after.includes(termId)) this.unpost(termId, id);
@@ -319,19 +321,19 @@ export class HostIndex {
     }
   }
 
-  /** The numeric family terms (IP blocks, port, hours) of a record, from its columns. */
-  private familyTermsOf(id: number): number[] {
-    const term = (prefix: string, key: number) => this.postings.familyTermId(prefix, key);
-    const terms: number[] = [];
-    if (this.ipIsV6.get(id) === 1) terms.push(term('b6', Number(this.ipv6.get(id)! >> 80n)));
+  /** The numeric family terms (IP blocks, port, hours) of a record, from its columns, into `terms` (reused). */
+  private familyTermsOf(id: number, terms: number[] = this.familyScratch): number[] {
+    const postings = this.postings;
+    terms.length = 0;
+    if (this.ipIsV6.get(id) === 1) terms.push(postings.familyTermId('b6', Number(this.ipv6.get(id)! >> 80n)));
     else {
       const ipv4 = this.ipv4.get(id);
-      terms.push(term('b4', ipv4 >>> 8), term('b16', ipv4 >>> 16));
+      terms.push(postings.familyTermId('b4', ipv4 >>> 8), postings.familyTermId('b16', ipv4 >>> 16));
     }
     terms.push(
-      term('port', this.port.get(id)),
-      term('to', Math.floor(this.observedAt.get(id) / HOUR_MS)),
-      term('ta', Math.floor(this.dateAdded.get(id) / HOUR_MS)),
+      postings.familyTermId('port', this.port.get(id)),
+      postings.familyTermId('to', Math.floor(this.observedAt.get(id) / HOUR_MS)),
+      postings.familyTermId('ta', Math.floor(this.dateAdded.get(id) / HOUR_MS)),
     );
     return terms;
   }

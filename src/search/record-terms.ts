@@ -7,9 +7,9 @@ import type { Postings } from './postings.js';
 /** Distinct list texts remembered per kind; past this the memo starts over. */
 const MEMO_LIMIT = 200_000;
 
-/** Term ids with a key that is equal exactly when the term ids are. */
+/** Term ids with a key of four numbers that is equal exactly when the term ids are. */
 export interface KeyedTerms {
-  key: string;
+  key: [number, number, number, number];
   termIds: number[];
 }
 
@@ -55,19 +55,17 @@ export class RecordTerms {
     if (entry.confirmed) termIds.push(this.postings.intern('confirmed'));
     for (const id of fingerprints) termIds.push(id);
     for (const id of classifications) termIds.push(id);
-    const key = `${this.listId(cves)}.${this.listId(fingerprints)}.${this.listId(classifications)}.${entry.confirmed ? 1 : 0}`;
-    return { key, termIds };
+    return { key: [this.listId(cves), this.listId(fingerprints), this.listId(classifications), entry.confirmed ? 1 : 0], termIds };
   }
 
   /** The terms of where the record is: asn, country code and name, protocol. */
   placeTerms(entry: IndexEntry): KeyedTerms {
-    const termIds: number[] = [];
-    if (entry.asn) termIds.push(this.value('asn', entry.asn, (v) => `asn:${v.toUpperCase()}`));
-    if (entry.countryCode) termIds.push(this.value('cc', entry.countryCode, (v) => `cc:${v.toUpperCase()}`));
-    if (entry.country) termIds.push(this.value('cn', entry.country, (v) => `cn:${v.toLowerCase()}`));
-    termIds.push(this.value('proto', entry.protocol, (v) => `proto:${v.toLowerCase()}`));
-    // Which of asn, cc and cn are present is part of the key: their term ids never coincide.
-    return { key: termIds.join('.'), termIds };
+    const asn = entry.asn ? this.value('asn', entry.asn, (v) => `asn:${v.toUpperCase()}`) : -1;
+    const cc = entry.countryCode ? this.value('cc', entry.countryCode, (v) => `cc:${v.toUpperCase()}`) : -1;
+    const cn = entry.country ? this.value('cn', entry.country, (v) => `cn:${v.toLowerCase()}`) : -1;
+    const proto = this.value('proto', entry.protocol, (v) => `proto:${v.toLowerCase()}`);
+    const termIds = [asn, cc, cn, proto].filter((id) => id >= 0);
+    return { key: [asn, cc, cn, proto], termIds };
   }
 
   /**

@@ -5,7 +5,8 @@ import type { IndexEntry } from '../storage/hosts.js';
 import { HostIndex } from './host-index.js';
 import { TermGroups } from './term-groups.js';
 
-const keyed = (termIds: number[]) => ({ key: termIds.join(','), termIds });
+// Test lists have at most three terms, so [length, first, second, third] is equal exactly when they are.
+const keyed = (termIds: number[]) => ({ key: [termIds.length, termIds[0] ?? -1, termIds[1] ?? -1, termIds[2] ?? -1] as [number, number, number, number], termIds });
 
 describe('TermGroups', () => {
   it.each<{ name: string; steps: Array<['acquire', number[]] | ['release', number]>; expected: { size: number; ids: number[] } }>([
