@@ -7,7 +7,9 @@
 export function boundedMemo<V>(compute: (key: string) => V, limit = 10_000): (key: string) => V {
   const results = new Map<string, V>();
   return (key) => {
-    if (results.has(key)) return results.get(key) as V;
+    const known = results.get(key);
+    // One lookup for the common case; `has` only tells a remembered undefined from a miss.
+    if (known !== undefined || results.has(key)) return known as V;
     const value = compute(key);
     if (results.size >= limit) results.clear();
     results.set(key, value);
