@@ -33,6 +33,8 @@ export interface BenchResult {
   upkeep: {
     upserts: number; upsertSeconds: number; upsertsPerSecond: number; ingestToVisibleMs: number;
     expired: number; expirySeconds: number; expiredPerSecond: number; expiryScanSeconds?: number;
+    /** From the start of the step until every server worker's index had applied it (absent in older results). */
+    upsertAppliedSeconds?: number; expiryAppliedSeconds?: number;
   };
 }
 
@@ -93,8 +95,10 @@ export function renderMarkdown(r: BenchResult, other?: BenchResult): string {
     `| index memory (bitmaps + columns) | ${n(r.index.memoryMiB)} MiB |`,
     `| server RSS after start (all worker processes) | ${n(r.index.serverRssMiB)} MiB |`,
     `| upsert ${n(r.upkeep.upserts)} changed observations | ${n(r.upkeep.upsertsPerSecond)} /s (${r.upkeep.upsertSeconds.toFixed(1)} s) |`,
+    ...(r.upkeep.upsertAppliedSeconds !== undefined ? [`| … until every server worker had applied them | ${r.upkeep.upsertAppliedSeconds.toFixed(1)} s |`] : []),
     `| expire the oldest 5% (${n(r.upkeep.expired)} records, found through the index) | ${r.upkeep.expirySeconds.toFixed(1)} s (${n(r.upkeep.expiredPerSecond)} /s) |`,
     ...(r.upkeep.expiryScanSeconds !== undefined ? [`| finding them by a pass over the table instead (no server) | ${r.upkeep.expiryScanSeconds.toFixed(1)} s |`] : []),
+    ...(r.upkeep.expiryAppliedSeconds !== undefined ? [`| … until every server worker had applied the expiry | ${r.upkeep.expiryAppliedSeconds.toFixed(1)} s |`] : []),
     `| committed ingest → visible through the API | ${ms(r.upkeep.ingestToVisibleMs)} ms |`,
     '',
     ...(r.ingest.reused ? [`Ingest and raw-insert figures: measured ${r.ingest.measuredAt} by the run that prepared this dataset (\`--prepare-only\`); the rest by this run (\`--reuse\`).`, ''] : []),

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,8 +118,12 @@ async function main(): Promise<void> {
 
     say('upkeep: expire the oldest 5%');
     const expiry = await measureExpiry(storage, engine, stats);
+    // Each upkeep step starts once every worker has applied the previous one: otherwise the upserts
+    // would share the cores with the workers still applying half a million expiry deletes.
+    const expiryAppliedSeconds = expiry.expirySeconds + (await waitForWorkers(baseUrl, storage, options.workers));
     say('upkeep: upsert 100k changed observations');
     const upsert = await measureUpserts(dataset, work, env, Math.min(100_000, options.records));
+    const upsertAppliedSeconds = upsert.upsertSeconds + (await waitForWorkers(baseUrl, storage, options.workers));
     say('upkeep: ingest → visible through the API');
     const visible = await measureVisibility(storage, baseUrl, token);
 
@@ -143,7 +148,7 @@ async function main(): Promise<void> {
       floor: { c1: floor1, c32: floor32 },
       queries,
       walk,
-      upkeep: { ...upsert, ...visible, ...expiry },
+      upkeep: { ...upsert, upsertAppliedSeconds, ...visible, ...expiry, expiryAppliedSeconds },
     };
     const files = writeReport(options.out, result);
     say(`results: ${files.join(', ')}`);
@@ -270,6 +275,36 @@ async function measureUpserts(dataset: string, work: string, env: Record<string,
   await new Promise<void>((resolve) => out.on('finish', () => resolve()));
   const run = await runCliMeasured(['ingest', 'scans', '--batch-size', '2000', changed], env);
   return { upserts: written, upsertSeconds: run.seconds, upsertsPerSecond: written / run.seconds };
+}
+
+/**
+ * Seconds until every worker's index has applied the change log as it stands: /healthz is asked
+ * over a new connection each time (the cluster hands connections, not requests, to workers) until
+ * `workers * 4` answers in a row report the latest sequence number.
+ */
+async function waitForWorkers(baseUrl: string, storage: Storage, workers: number): Promise<number> {
+  const target = await storage.hosts.latestChangeSeq();
+  const started = performance.now();
+  let inRow = 0;
+  while (inRow < workers * 4) {
+    const health = JSON.parse(await getFresh(`${baseUrl}/healthz`)) as { index: { change_seq: number } };
+    inRow = health.index.change_seq >= target ? inRow + 1 : 0;
+    if (inRow === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return (performance.now() - started) / 1000;
+}
+
+function getFresh(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve(body));
+      })
+      .on('error', reject);
+  });
 }
 
 async function measureVisibility(storage: Storage, baseUrl: string, token: string) {

@@ -35,6 +35,9 @@ describe('npm run bench (10k smoke)', () => {
     }
     expect(result.walk.duplicates).toBe(0);
     expect(result.upkeep.expired).toBeGreaterThan(0);
+    // Applied by every worker only after being committed.
+    expect(result.upkeep.expiryAppliedSeconds).toBeGreaterThanOrEqual(result.upkeep.expirySeconds);
+    expect(result.upkeep.upsertAppliedSeconds).toBeGreaterThanOrEqual(result.upkeep.upsertSeconds);
     expect(fs.readFileSync(path.join(out, 'sqlite-10000.md'), 'utf8')).toContain('| rare CVE |');
   }, 180_000);
 });
