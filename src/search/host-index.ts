@@ -62,9 +62,7 @@ export class HostIndex {
       this.moveGroup(this.placeGroup, id, place);
       const before = this.familyTermsOf(id, this.previousFamilyScratch);
       this.setColumns(id, entry);
-      const after = this.familyTermsOf(id);
-      for (const termId of before) if (!after.includes(termId)) this.unpost(termId, id);
-      for (const termId of after) if (!before.includes(termId)) this.postings.add(termId, id);
+      this.repost(id, before, this.familyTermsOf(id));
       if (!this.hostnames.holds(id, hostname)) {
         this.hostnames.remove(id);
         this.hostnames.add(id, hostname);
@@ -102,13 +100,16 @@ export class HostIndex {
   private moveGroup(column: GrowableColumn<Uint32Array>, id: number, next: number): void {
     const previous = column.get(id);
     if (previous !== next) {
-      const before = this.termGroups.termsOf(previous);
-      const after = this.termGroups.termsOf(next);
-      for (const termId of before) if (!after.includes(termId)) this.unpost(termId, id);
-      for (const termId of after) if (!before.includes(termId)) this.postings.add(termId, id);
+      this.repost(id, this.termGroups.termsOf(previous), this.termGroups.termsOf(next));
       column.set(id, next);
     }
     this.termGroups.release(previous);
+  }
+
+  /** Moves the record from the terms `before` to the terms `after`, leaving the ones they share. */
+  private repost(id: number, before: Uint32Array | number[], after: Uint32Array | number[]): void {
+    for (const termId of before) if (!after.includes(termId)) this.unpost(termId, id);
+    for (const termId of after) if (!before.includes(termId)) this.postings.add(termId, id);
   }
 
   /** Bulk loading (index build): only upserts of new records until endBulk. */

@@ -20,7 +20,8 @@ interface FingerprintTerms {
 
 /**
  * The term ids a record is filed under (deduplicated), in two groups — its lists and its place —
- * except the numeric families the index derives from its columns. Records repeat the same list texts (fingerprints, CVEs, classifications) and the same few
+ * except the numeric families the index derives from its columns. Records repeat the same list
+ * texts (fingerprints, CVEs, classifications) and the same few
  * values (asn, country, protocol), so each distinct text is parsed and its terms interned once,
  * then found by the text: at 1M records that turned a JSON parse, a JSON key and a dozen string
  * concatenations per record into a few hash lookups.

@@ -1,8 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { SeededRandom } from '../ingest/demo/random.js';
-import { parseHostQuery } from '../server/routes/target-intel/query.js';
-import type { IndexEntry } from '../storage/hosts.js';
-import { HostIndex } from './host-index.js';
 import { TermGroups } from './term-groups.js';
 
 // Test lists have at most three terms, so [length, first, second, third] is equal exactly when they are.
@@ -31,61 +27,5 @@ describe('TermGroups', () => {
     const id = groups.acquire(keyed([5, 3, 9]));
     expect([...groups.termsOf(id)]).toEqual([5, 3, 9]);
     expect([...groups.termsOf(0)]).toEqual([]);
-  });
-});
-
-const FINGERPRINTS = ['[]', '[{"vendor":"nginx","product":"nginx","version":"1.20.0"}]', '[{"vendor":"apache","product":"http_server","version":"2.4.49"}]'];
-const CVES = ['[]', '["CVE-2021-41773"]', '["CVE-2021-41773","CVE-2021-42013"]'];
-const CLASSIFICATIONS = ['[]', '["c2:sliver"]'];
-const QUERIES: Array<Record<string, string>> = [
-  {}, { vendor: 'nginx' }, { vendor: 'apache', version: '2.4.49' }, { cve: 'CVE-2021-42013' }, { contains_cve: 'true' },
-  { classifications: 'c2' }, { asn: 'AS64501' }, { country_code: 'FR' }, { protocol: 'udp' }, { port: '443' },
-  { cidr: '198.51.100.0/24' }, { cidr: '198.51.0.0/16' }, { cidr: '2001:db8::/32' }, { hostname: 'h1' },
-  { lastModStartDate: new Date(40 * 3_600_000).toISOString() }, { pubEndDate: new Date(20 * 3_600_000).toISOString() }, { confirmed: 'true' },
-];
-
-function randomEntry(random: SeededRandom, id: number): IndexEntry {
-  const pick = <T>(values: T[]) => values[Math.floor(random.next() * values.length)]!;
-  const observedAt = Math.floor(random.next() * 72) * 3_600_000 + 17;
-  return {
-    id,
-    ip: random.next() < 0.2 ? `2001:db8::${Math.floor(random.next() * 50)}` : `198.51.${Math.floor(random.next() * 3) + 99}.${Math.floor(random.next() * 250)}`,
-    port: pick([22, 80, 443]),
-    protocol: pick(['tcp', 'tcp', 'udp']),
-    hostname: random.next() < 0.5 ? `h${Math.floor(random.next() * 20)}.example` : '',
-    observedAt,
-    dateAdded: observedAt - Math.floor(random.next() * 24) * 3_600_000,
-    asn: pick([undefined, 'AS64500', 'AS64501']),
-    countryCode: pick([undefined, 'DE', 'FR']),
-    country: undefined,
-    fingerprintsJson: pick(FINGERPRINTS),
-    cvesJson: pick(CVES),
-    confirmed: random.next() < 0.3,
-    classificationsJson: pick(CLASSIFICATIONS),
-  };
-}
-
-const matching = (index: HostIndex, params: Record<string, string>) => [...index.evaluate(parseHostQuery(params))].sort((a, b) => a - b);
-
-describe('HostIndex under churn (records hold group ids, families come from their columns)', () => {
-  it.each([1, 2, 3, 4])('answers as an index built from the final state (seed %i)', (seed) => {
-    const random = new SeededRandom(seed);
-    const index = new HostIndex();
-    const current = new Map<number, IndexEntry>();
-    for (let step = 1; step <= 3000; step++) {
-      const id = 1 + Math.floor(random.next() * 300);
-      if (random.next() < 0.25) {
-        index.remove(id, step);
-        current.delete(id);
-      } else {
-        const entry = randomEntry(random, id);
-        index.upsert(entry, step);
-        current.set(id, entry);
-      }
-    }
-    const rebuilt = new HostIndex();
-    for (const entry of current.values()) rebuilt.upsert(entry, 1);
-    for (const params of QUERIES) expect(matching(index, params), JSON.stringify(params)).toEqual(matching(rebuilt, params));
-    expect(index.size).toBe(current.size);
   });
 });

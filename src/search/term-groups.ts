@@ -53,11 +53,13 @@ export class TermGroups {
       this.holders[id] = holders;
       return;
     }
-    const [k0, k1, k2, k3] = this.keys.slice(id * 4, id * 4 + 4) as [number, number, number, number];
+    const k0 = this.keys[id * 4]!;
+    const k1 = this.keys[id * 4 + 1]!;
+    const k2 = this.keys[id * 4 + 2]!;
     const level1 = this.byKey.get(k0)!;
     const level2 = level1.get(k1)!;
     const level3 = level2.get(k2)!;
-    level3.delete(k3);
+    level3.delete(this.keys[id * 4 + 3]!);
     if (level3.size === 0) level2.delete(k2);
     if (level2.size === 0) level1.delete(k1);
     if (level1.size === 0) this.byKey.delete(k0);
