@@ -1,5 +1,6 @@
 import type { Fingerprint } from './observation.js';
 import { classificationType } from './classification.js';
+import { boundedMemo } from './memo.js';
 
 /**
  * One rule: when `pattern` matches one of `fields` of a fingerprint, the port carries
@@ -83,16 +84,21 @@ function c2(product: string, pattern: RegExp, note: string): FingerprintRule {
 
 /** Classifications implied by what runs on the port, e.g. honeypot software. Sorted, unique. */
 export function classifyFingerprints(fingerprints: Fingerprint[]): string[] {
+  if (fingerprints.length === 0) return [];
   const found = new Set<string>();
   for (const fingerprint of fingerprints) {
-    for (const rule of FINGERPRINT_RULES) {
-      if (matches(rule, fingerprint)) found.add(rule.classification);
-    }
+    for (const classification of classificationsOfFingerprint(JSON.stringify(fingerprint))) found.add(classification);
   }
   // A bare type says nothing more once a specific product of that type was recognised.
   const typedProducts = new Set([...found].filter((value) => value.includes(':')).map(classificationType));
   return [...found].filter((value) => value.includes(':') || !typedProducts.has(value)).sort();
 }
+
+/** Scans repeat the same fingerprints: the rules run once per distinct one (keyed by its JSON). */
+const classificationsOfFingerprint = boundedMemo((json): string[] => {
+  const fingerprint = JSON.parse(json) as Fingerprint;
+  return FINGERPRINT_RULES.filter((rule) => matches(rule, fingerprint)).map((rule) => rule.classification);
+});
 
 function matches(rule: FingerprintRule, fingerprint: Fingerprint): boolean {
   const fields = rule.fields === 'any' ? Object.keys(fingerprint) : rule.fields;

@@ -50,15 +50,19 @@ export function normaliseFingerprint(fp: Fingerprint): Fingerprint {
   const { cpe, ...rest } = fp;
   const parsed = canonicalCpe(cpe);
   if (!parsed) return rest;
-  const wfn = { ...parsed.wfn };
+  let wfn = parsed.wfn;
+  let formatted = parsed.formatted;
   // nmap emits version-less CPEs beside the version it detected; the CPE must carry it, or two
   // versions of a product would share one identity and CPE matching would see no version.
   const version = present(fp.version);
   if (wfn.version === ANY && version !== undefined) {
     const quoted = tryQuote(version.trim());
-    if (quoted !== undefined && displayValue(quoted) !== undefined) wfn.version = quoted;
+    if (quoted !== undefined && displayValue(quoted) !== undefined) {
+      wfn = { ...wfn, version: quoted };
+      formatted = formatCpe23(wfn);
+    }
   }
-  const normalised: Fingerprint = { ...rest, cpe: formatCpe23(wfn) };
+  const normalised: Fingerprint = { ...rest, cpe: formatted };
   for (const field of FILLED_FIELDS) {
     const value = present(fp[field]) ?? displayValue(wfn[field]);
     if (value !== undefined) normalised[field] = value;
@@ -75,8 +79,8 @@ function tryQuote(version: string): string | undefined {
   }
 }
 
-/** A fingerprint's CPE parsed and re-formatted; undefined when it is missing or invalid. */
-function canonicalCpe(text: string | undefined): { wfn: Readonly<Wfn>; formatted: string } | undefined {
+/** A fingerprint's CPE parsed and re-formatted (remembered); undefined when it is missing or invalid. */
+export function canonicalCpe(text: string | undefined): { wfn: Readonly<Wfn>; formatted: string } | undefined {
   return text === undefined ? undefined : parsedCpe(text);
 }
 

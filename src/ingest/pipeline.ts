@@ -72,8 +72,13 @@ export async function runIngest(
   const flushIntervalMs = options.flushIntervalMs ?? 1000;
   const now = options.now ?? Date.now;
   let batch: HostWrite[] = [];
+  let batchDeadline: Promise<typeof TIMED_OUT> | undefined;
   let batchStartedAt = 0;
   const matcher = stages.matcher ?? confirmingMatcher(storage);
+  const writer = storage.openHostWriter();
+  // At most one batch is being written while the next is read and prepared: memory stays bounded
+  // and batches commit in input order.
+  let writing: Promise<void> = Promise.resolve();
 
   const reject = (at: SourcePosition, reason: string) => {
     summary.rejected += 1;
@@ -83,51 +88,69 @@ export async function runIngest(
     if (batch.length === 0) return;
     const writes = batch;
     batch = [];
+    batchDeadline = undefined;
     await applyKnowledge(writes, matcher);
-    const counts = await storage.hosts.upsertBatch(writes);
-    summary.inserted += counts.inserted;
-    summary.updated += counts.updated;
-    summary.unchanged += counts.unchanged;
-    summary.superseded += counts.superseded;
-    summary.durationMs = performance.now() - started;
-    options.onProgress?.({ ...summary });
+    await writing;
+    writing = writer.write(writes).then((counts) => {
+      summary.inserted += counts.inserted;
+      summary.updated += counts.updated;
+      summary.unchanged += counts.unchanged;
+      summary.superseded += counts.superseded;
+      summary.durationMs = performance.now() - started;
+      options.onProgress?.({ ...summary });
+    });
+    // A failed write surfaces at the next flush; until then it must not count as unhandled.
+    writing.catch(() => {});
   };
 
   const iterator = items[Symbol.asyncIterator]();
   let next = iterator.next();
-  for (;;) {
-    const result = batch.length > 0 ? await withDeadline(next, batchStartedAt + flushIntervalMs) : await next;
-    if (result === TIMED_OUT) {
-      await flush();
-      continue;
-    }
-    if (result.done) break;
-    next = iterator.next();
-    const item = result.value;
-    summary.read += 1;
-    if (item.kind === 'rejected') {
-      reject(item.at, item.reason);
-      continue;
-    }
-    const retentionStart = options.retentionDays > 0 ? now() - options.retentionDays * DAY_MS : -Infinity;
-    if (item.observation.timestamp < retentionStart) {
-      summary.expired += 1;
-      continue;
-    }
-    let write: HostWrite;
-    try {
-      write = prepare(item.observation, stages);
-    } catch (error) {
-      reject(item.at, (error as Error).message);
-      continue;
-    }
-    if (batch.length === 0) batchStartedAt = Date.now();
-    batch.push(write);
-    if (batch.length >= batchSize || Date.now() - batchStartedAt >= flushIntervalMs) await flush();
+  try {
+    await readAll();
+    await flush();
+    await writing;
+  } finally {
+    await writing.catch(() => {});
+    await writer.close();
   }
-  await flush();
   summary.durationMs = performance.now() - started;
   return summary;
+
+  async function readAll(): Promise<void> {
+    for (;;) {
+      const result = batchDeadline ? await Promise.race([next, batchDeadline]) : await next;
+      if (result === TIMED_OUT) {
+        await flush();
+        continue;
+      }
+      if (result.done) break;
+      next = iterator.next();
+      const item = result.value;
+      summary.read += 1;
+      if (item.kind === 'rejected') {
+        reject(item.at, item.reason);
+        continue;
+      }
+      const retentionStart = options.retentionDays > 0 ? now() - options.retentionDays * DAY_MS : -Infinity;
+      if (item.observation.timestamp < retentionStart) {
+        summary.expired += 1;
+        continue;
+      }
+      let write: HostWrite;
+      try {
+        write = prepare(item.observation, stages);
+      } catch (error) {
+        reject(item.at, (error as Error).message);
+        continue;
+      }
+      if (batch.length === 0) {
+        batchStartedAt = Date.now();
+        batchDeadline = deadline(flushIntervalMs);
+      }
+      batch.push(write);
+      if (batch.length >= batchSize || Date.now() - batchStartedAt >= flushIntervalMs) await flush();
+    }
+  }
 }
 
 /** Normalise, enrich and match one observation into the record it becomes. */
@@ -160,16 +183,7 @@ export function prepare(observation: Observation, stages: PipelineStages): HostW
   };
 }
 
-async function withDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | typeof TIMED_OUT> {
-  const wait = deadline - Date.now();
-  if (wait <= 0) return TIMED_OUT;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), wait);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** Resolves to TIMED_OUT after `ms`, without keeping the process alive: one timer per batch. */
+function deadline(ms: number): Promise<typeof TIMED_OUT> {
+  return new Promise((resolve) => setTimeout(() => resolve(TIMED_OUT), ms).unref());
 }

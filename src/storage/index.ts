@@ -3,6 +3,7 @@ import { AdvisoryRepository } from './advisories/index.js';
 import { ClassificationListRepository } from './classification-lists.js';
 import { openDatabase, type Database } from './database.js';
 import { HostRepository } from './hosts.js';
+import { openHostWriter, type HostBatchWriter } from './host-writer.js';
 import { KnowledgeRepository } from './knowledge/index.js';
 import { migrate } from './migrations.js';
 import { serverSecret } from './settings.js';
@@ -18,6 +19,8 @@ export interface Storage {
   classificationLists: ClassificationListRepository;
   advisories: AdvisoryRepository;
   knowledge: KnowledgeRepository;
+  /** Where an ingest writes its batches (see host-writer.ts); close it when done. */
+  openHostWriter(): HostBatchWriter;
   secret(): Promise<string>;
   close(): Promise<void>;
 }
@@ -30,13 +33,15 @@ export async function createStorage(config: DatabaseConfig, options: { migrate?:
     await db.close();
     throw error;
   }
+  const hosts = new HostRepository(db);
   return {
     db,
-    hosts: new HostRepository(db),
+    hosts,
     tokens: new TokenRepository(db),
     classificationLists: new ClassificationListRepository(db),
     advisories: new AdvisoryRepository(db),
     knowledge: new KnowledgeRepository(db),
+    openHostWriter: () => openHostWriter(config, hosts),
     secret: () => serverSecret(db),
     close: () => db.close(),
   };

@@ -12,6 +12,7 @@ import {
   unquoteWfnValue,
   type Wfn,
 } from '../../core/cpe.js';
+import { canonicalCpe } from '../../core/fingerprint.js';
 import { boundedMemo } from '../../core/memo.js';
 import type { Fingerprint } from '../../core/observation.js';
 
@@ -42,17 +43,17 @@ const parseScannerCpe = boundedMemo((text): ScannerCpe | undefined => {
 
 /** A CPE as a normalised 2.3 string; throws (invalid input) when it is not a complete CPE. */
 export function strictCpe23(text: string): string {
-  const result = strictlyParsed(text);
-  if (result instanceof Error) throw result;
-  return result;
+  const parsed = canonicalCpe(text);
+  if (parsed) return parsed.formatted;
+  // Not remembered, so parse again for the reason (invalid CPEs are rare).
+  return formatCpe23(parseCpe(text.trim()));
 }
 
-const strictlyParsed = boundedMemo((text): string | Error => {
-  try {
-    return formatCpe23(parseCpe(text.trim()));
-  } catch (error) {
-    return error as Error;
-  }
+/** The vendor/product/version identity of a normalised CPE 2.3 string (see {@link fingerprintFromCpe}); shared, never mutated. */
+export const identityOfCpe23 = boundedMemo((cpe): Fingerprint => {
+  const parsed = canonicalCpe(cpe);
+  if (!parsed) throw new TypeError(`not a CPE: ${cpe}`);
+  return fingerprintFromCpe({ wfn: parsed.wfn, cpe: parsed.formatted });
 });
 
 export const isApplication = (cpe: ScannerCpe) => cpe.wfn.part === 'a';

@@ -4,7 +4,7 @@
  */
 import { invalidInput } from '../../core/errors.js';
 import type { Fingerprint, Observation, ReadItem } from '../../core/observation.js';
-import { fingerprintFromCpe, readScannerCpe, strictCpe23 } from './fingerprint-cpe.js';
+import { identityOfCpe23, strictCpe23 } from './fingerprint-cpe.js';
 import { readJsonRecords } from './json-records.js';
 import { parseTimestamp } from './timestamps.js';
 import { rejected, reasonOf } from './types.js';
@@ -102,8 +102,7 @@ function fingerprintOf(value: unknown, index: number): Fingerprint {
   const fingerprint: Fingerprint = {};
   const cpeText = extraFieldText(value.cpe);
   if (cpeText !== undefined) {
-    const cpe = cpeOf(cpeText, `fingerprints[${index}].cpe`);
-    Object.assign(fingerprint, fingerprintFromCpe(readScannerCpe(cpe)!));
+    Object.assign(fingerprint, identityOfCpe23(cpeOf(cpeText, `fingerprints[${index}].cpe`)));
   }
   for (const [key, field] of Object.entries(value)) {
     if (key === 'cpe') continue;

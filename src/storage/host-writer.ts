@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { DatabaseConfig } from '../config.js';
+import type { HostRepository, HostWrite, UpsertCounts } from './hosts.js';
+
+/** Applies ingest batches in the order given; one batch may be in flight while the next is prepared. */
+export interface HostBatchWriter {
+  write(writes: HostWrite[]): Promise<UpsertCounts>;
+  close(): Promise<void>;
+}
+
+const THREAD = fileURLToPath(new URL('./host-writer-thread.js', import.meta.url));
+
+/**
+ * SQLite writes are synchronous: on the ingest's own thread they stop the parsing and matching of
+ * the next batch. A file database is therefore written from a worker thread with its own
+ * connection, so the two overlap on two cores. The thread starts with the second batch (an ingest
+ * of one batch gains nothing from it) and only from the built code, where its module exists.
+ * PostgreSQL writes are already asynchronous and stay on the calling thread.
+ */
+export function openHostWriter(config: DatabaseConfig, hosts: HostRepository): HostBatchWriter {
+  const inProcess: HostBatchWriter = { write: (writes) => hosts.upsertBatch(writes), close: async () => {} };
+  if (config.engine !== 'sqlite' || config.file === ':memory:' || !fs.existsSync(THREAD)) return inProcess;
+  let thread: ThreadWriter | undefined;
+  let batches = 0;
+  return {
+    write(writes) {
+      batches++;
+      if (batches === 1) return inProcess.write(writes);
+      thread ??= new ThreadWriter(config.file);
+      return thread.write(writes);
+    },
+    close: async () => thread?.close(),
+  };
+}
+
+interface Pending {
+  resolve(counts: UpsertCounts): void;
+  reject(error: Error): void;
+}
+
+type Reply = { id: number; counts: UpsertCounts } | { id: number; error: string };
+
+class ThreadWriter implements HostBatchWriter {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private failure: Error | undefined;
+  private readonly exited: Promise<void>;
+
+  constructor(file: string) {
+    this.worker = new Worker(THREAD, { workerData: { file } });
+    this.worker.on('message', (reply: Reply) => {
+      const waiting = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      if ('error' in reply) waiting?.reject(new Error(reply.error));
+      else waiting?.resolve(reply.counts);
+    });
+    this.worker.on('error', (error) => this.fail(error));
+    this.exited = new Promise((resolve) => {
+      this.worker.on('exit', (code) => {
+        this.fail(new Error(`the host writer thread exited (code ${code})`));
+        resolve();
+      });
+    });
+  }
+
+  write(writes: HostWrite[]): Promise<UpsertCounts> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, writes, now: Date.now() });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.worker.postMessage({ close: true });
+    await this.exited;
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+  }
+}
