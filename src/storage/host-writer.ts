@@ -8,6 +8,8 @@ import type { HostRepository, HostWrite, UpsertCounts } from './hosts.js';
 export interface HostBatchWriter {
   write(writes: HostWrite[]): Promise<UpsertCounts>;
   close(): Promise<void>;
+  /** Batches handed to a worker thread so far (0 when everything was written in process). */
+  readonly batchesInThread: number;
 }
 
 const THREAD = fileURLToPath(new URL('./host-writer-thread.js', import.meta.url));
@@ -20,7 +22,7 @@ const THREAD = fileURLToPath(new URL('./host-writer-thread.js', import.meta.url)
  * PostgreSQL writes are already asynchronous and stay on the calling thread.
  */
 export function openHostWriter(config: DatabaseConfig, hosts: HostRepository): HostBatchWriter {
-  const inProcess: HostBatchWriter = { write: (writes) => hosts.upsertBatch(writes), close: async () => {} };
+  const inProcess: HostBatchWriter = { write: (writes) => hosts.upsertBatch(writes), close: async () => {}, batchesInThread: 0 };
   if (config.engine !== 'sqlite' || config.file === ':memory:' || !fs.existsSync(THREAD)) return inProcess;
   let thread: ThreadWriter | undefined;
   let batches = 0;
@@ -32,6 +34,9 @@ export function openHostWriter(config: DatabaseConfig, hosts: HostRepository): H
       return thread.write(writes);
     },
     close: async () => thread?.close(),
+    get batchesInThread() {
+      return Math.max(0, batches - 1);
+    },
   };
 }
 
@@ -42,7 +47,7 @@ interface Pending {
 
 type Reply = { id: number; counts: UpsertCounts } | { id: number; error: string };
 
-class ThreadWriter implements HostBatchWriter {
+class ThreadWriter {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
