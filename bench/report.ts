@@ -26,7 +26,14 @@ export interface BenchResult {
   indexedRecords: number;
   datasetBytes: number;
   ingest: { measuredAt?: string; reused?: boolean; seconds: number; observationsPerSecond: number; peakRssMiB: number; rawRowsPerSecond: number; ratioToRaw: number };
-  index: { buildSeconds: number; serverBuildSeconds: number; memoryMiB: number; serverRssMiB: number };
+  index: {
+    buildSeconds: number;
+    serverBuildSeconds: number;
+    memoryMiB: number;
+    serverRssMiB: number;
+    /** Per worker, averaged, from /healthz: JS heap and V8-tracked external memory; the rest of RSS is native (bitmaps, SQLite, allocator). */
+    workerMemory?: { workersSeen: number; rssMiB: number; heapTotalMiB: number; heapUsedMiB: number; externalMiB: number };
+  };
   floor: { c1: LoadResult; c32: LoadResult };
   queries: QueryFigures[];
   walk: { params: Record<string, string>; records: number; pages: number; duplicates: number; seconds: number; recordsPerSecond: number };
@@ -94,6 +101,11 @@ export function renderMarkdown(r: BenchResult, other?: BenchResult): string {
     `| index build at server start | ${r.index.serverBuildSeconds.toFixed(1)} s |`,
     `| index memory (bitmaps + columns) | ${n(r.index.memoryMiB)} MiB |`,
     `| server RSS after start (all worker processes) | ${n(r.index.serverRssMiB)} MiB |`,
+    ...(r.index.workerMemory
+      ? [
+          `| … per worker: RSS = JS heap (used) + external + native rest | ${n(r.index.workerMemory.rssMiB)} = ${n(r.index.workerMemory.heapTotalMiB)} (${n(r.index.workerMemory.heapUsedMiB)}) + ${n(r.index.workerMemory.externalMiB)} + ${n(r.index.workerMemory.rssMiB - r.index.workerMemory.heapTotalMiB - r.index.workerMemory.externalMiB)} MiB |`,
+        ]
+      : []),
     `| upsert ${n(r.upkeep.upserts)} changed observations | ${n(r.upkeep.upsertsPerSecond)} /s (${r.upkeep.upsertSeconds.toFixed(1)} s) |`,
     ...(r.upkeep.upsertAppliedSeconds !== undefined ? [`| … until every server worker had applied them | ${r.upkeep.upsertAppliedSeconds.toFixed(1)} s |`] : []),
     `| expire the oldest 5% (${n(r.upkeep.expired)} records, found through the index) | ${r.upkeep.expirySeconds.toFixed(1)} s (${n(r.upkeep.expiredPerSecond)} /s) |`,

@@ -100,6 +100,7 @@ async function main(): Promise<void> {
   try {
     const health = (await (await fetch(`${baseUrl}/healthz`)).json()) as { index: { memory_bytes: number; build_ms: number } };
     const serverRssKb = treeRssKb(server.pid!);
+    const workerMemory = await workerMemoryOf(baseUrl, options.workers);
     const requests = options.quick ? 40 : 300;
     const loadRequests = options.quick ? 100 : 2000;
 
@@ -144,7 +145,7 @@ async function main(): Promise<void> {
         rawRowsPerSecond: raw.rowsPerSecond,
         ratioToRaw: options.records / ingest.seconds / raw.rowsPerSecond,
       },
-      index: { buildSeconds: indexBuildMs / 1000, serverBuildSeconds: health.index.build_ms / 1000, memoryMiB: health.index.memory_bytes / 2 ** 20, serverRssMiB: serverRssKb / 1024 },
+      index: { buildSeconds: indexBuildMs / 1000, serverBuildSeconds: health.index.build_ms / 1000, memoryMiB: health.index.memory_bytes / 2 ** 20, serverRssMiB: serverRssKb / 1024, workerMemory },
       floor: { c1: floor1, c32: floor32 },
       queries,
       walk,
@@ -292,6 +293,32 @@ async function waitForWorkers(baseUrl: string, storage: Storage, workers: number
     if (inRow === 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return (performance.now() - started) / 1000;
+}
+
+interface ProcessMemory {
+  pid: number;
+  rss_bytes: number;
+  heap_total_bytes: number;
+  heap_used_bytes: number;
+  external_bytes: number;
+}
+
+/** Each worker's memory as its /healthz reports it (new connections until every worker answered), averaged, MiB. */
+async function workerMemoryOf(baseUrl: string, workers: number) {
+  const seen = new Map<number, ProcessMemory>();
+  for (let attempt = 0; attempt < workers * 20 && seen.size < workers; attempt++) {
+    const health = JSON.parse(await getFresh(`${baseUrl}/healthz`)) as { process: ProcessMemory };
+    seen.set(health.process.pid, health.process);
+  }
+  const all = [...seen.values()];
+  const mean = (pick: (m: ProcessMemory) => number) => all.reduce((sum, m) => sum + pick(m), 0) / all.length / 2 ** 20;
+  return {
+    workersSeen: all.length,
+    rssMiB: mean((m) => m.rss_bytes),
+    heapTotalMiB: mean((m) => m.heap_total_bytes),
+    heapUsedMiB: mean((m) => m.heap_used_bytes),
+    externalMiB: mean((m) => m.external_bytes),
+  };
 }
 
 function getFresh(url: string): Promise<string> {

@@ -34,6 +34,20 @@ describe.each(engineCases())('target-intel authentication on $name', (engine) =>
       return { status: r.statusCode, body, headers: r.headers as Record<string, unknown> };
     });
 
+  it('/healthz answers without a token: storage, index and which process answered with its memory', async () => {
+    const response = await inject('/healthz');
+    expect(response.status).toBe(200);
+    expect(response.body.status).toBe('ok');
+    expect(response.body.index.records).toBe(t.context.hostIndex.index.size);
+    expect(response.body.index.memory_bytes).toBeGreaterThan(0);
+    const memory = response.body.process;
+    expect(memory.pid).toBe(process.pid);
+    expect(memory.heap_used_bytes).toBeGreaterThan(0);
+    expect(memory.heap_total_bytes).toBeGreaterThanOrEqual(memory.heap_used_bytes);
+    expect(memory.rss_bytes).toBeGreaterThan(memory.heap_used_bytes);
+    expect(memory.external_bytes).toBeGreaterThanOrEqual(0);
+  });
+
   /** A token that has never been used (the authenticator caches lookups for a second). */
   const freshToken = async () => t.storage.tokens.create(`fresh-${Math.random()}`);
 

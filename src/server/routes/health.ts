@@ -13,6 +13,7 @@ export function registerHealth(app: FastifyInstance, context: AppContext): void 
       storageError = (error as Error).message;
     }
     const index = context.hostIndex.status();
+    const memory = process.memoryUsage();
     reply.status(storageOk ? 200 : 503);
     if (!storageOk) reply.header('Retry-After', '5');
     return {
@@ -23,6 +24,14 @@ export function registerHealth(app: FastifyInstance, context: AppContext): void 
         location: context.storage.db.description,
         reachable: storageOk,
         ...(storageError ? { error: storageError } : {}),
+      },
+      // Which process answered (one of a cluster's workers) and where its memory is.
+      process: {
+        pid: process.pid,
+        rss_bytes: memory.rss,
+        heap_total_bytes: memory.heapTotal,
+        heap_used_bytes: memory.heapUsed,
+        external_bytes: memory.external,
       },
       index: {
         records: index.records,
