@@ -44,6 +44,7 @@ export interface PipelineStages {
 
 const DAY_MS = 86_400_000;
 const TIMED_OUT = Symbol('timed out');
+const WRITES_IN_FLIGHT = 2;
 
 export const emptySummary = (): IngestSummary => ({
   read: 0,
@@ -76,9 +77,10 @@ export async function runIngest(
   let batchStartedAt = 0;
   const matcher = stages.matcher ?? confirmingMatcher(storage);
   const writer = storage.openHostWriter();
-  // At most one batch is being written while the next is read and prepared: memory stays bounded
-  // and batches commit in input order.
-  let writing: Promise<void> = Promise.resolve();
+  // Up to WRITES_IN_FLIGHT batches are queued for the writer while the next is read and prepared:
+  // memory stays bounded, batches commit in input order, and neither side waits on the other's
+  // batch-to-batch jitter.
+  const writing: Array<Promise<void>> = [];
 
   const reject = (at: SourcePosition, reason: string) => {
     summary.rejected += 1;
@@ -90,8 +92,8 @@ export async function runIngest(
     batch = [];
     batchDeadline = undefined;
     await applyKnowledge(writes, matcher);
-    await writing;
-    writing = writer.write(writes).then((counts) => {
+    if (writing.length >= WRITES_IN_FLIGHT) await writing.shift();
+    const written = writer.write(writes).then((counts) => {
       summary.inserted += counts.inserted;
       summary.updated += counts.updated;
       summary.unchanged += counts.unchanged;
@@ -99,8 +101,9 @@ export async function runIngest(
       summary.durationMs = performance.now() - started;
       options.onProgress?.({ ...summary });
     });
-    // A failed write surfaces at the next flush; until then it must not count as unhandled.
-    writing.catch(() => {});
+    // A failed write surfaces when it is awaited; until then it must not count as unhandled.
+    written.catch(() => {});
+    writing.push(written);
   };
 
   const iterator = items[Symbol.asyncIterator]();
@@ -108,9 +111,9 @@ export async function runIngest(
   try {
     await readAll();
     await flush();
-    await writing;
+    for (const written of writing) await written;
   } finally {
-    await writing.catch(() => {});
+    await Promise.allSettled(writing);
     await writer.close();
   }
   summary.durationMs = performance.now() - started;

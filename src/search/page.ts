@@ -111,17 +111,13 @@ function walkBuckets(
       skip -= count;
       continue;
     }
-    const inBucket = RoaringBitmap32.and(bucket.bitmap, candidates).toUint32Array();
-    let ids: number[];
+    let ids = Array.from(RoaringBitmap32.and(bucket.bitmap, candidates).toUint32Array());
+    if (mayHoldEarlier) ids = ids.filter(isAfter);
     if (request.sort === 'port') {
       // Within one port the order is by id, which the bitmap already yields.
-      ids = Array.from(inBucket);
-      if (mayHoldEarlier) ids = ids.filter(isAfter);
       if (request.order === 'desc') ids.reverse();
     } else {
-      // Only the ids up to the page's end are ordered: a bucket grows with the index (an hour holds
-      // 14k records at 10M), the page does not.
-      ids = smallest(inBucket, skip + request.limit - result.length, compare, mayHoldEarlier ? isAfter : undefined);
+      ids.sort(compare);
     }
     for (const id of ids) {
       if (skip > 0) {
