@@ -22,7 +22,18 @@ const THREAD = fileURLToPath(new URL('./host-writer-thread.js', import.meta.url)
  * PostgreSQL writes are already asynchronous and stay on the calling thread.
  */
 export function openHostWriter(config: DatabaseConfig, hosts: HostRepository): HostBatchWriter {
-  const inProcess: HostBatchWriter = { write: (writes) => hosts.upsertBatch(writes), close: async () => {}, batchesInThread: 0 };
+  // Batches may be handed over before the previous one committed: they are chained, so that on
+  // PostgreSQL (a pool of connections) they still commit one after the other, in order.
+  let tail: Promise<unknown> = Promise.resolve();
+  const inProcess: HostBatchWriter = {
+    write(writes) {
+      const written = tail.then(() => hosts.upsertBatch(writes));
+      tail = written.catch(() => {});
+      return written;
+    },
+    close: async () => {},
+    batchesInThread: 0,
+  };
   if (config.engine !== 'sqlite' || config.file === ':memory:' || !fs.existsSync(THREAD)) return inProcess;
   let thread: ThreadWriter | undefined;
   let batches = 0;

@@ -8,6 +8,7 @@ import { ClassificationResolver } from '../../src/ingest/classifications/resolve
 import { runIngest, type IngestSummary } from '../../src/ingest/pipeline.js';
 import type { HostBatchWriter } from '../../src/storage/host-writer.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
+import { POSTGRES_URL, postgresCase } from '../support/engines.js';
 
 // The thread writer runs only from the built code (its worker module is a .js file), so these
 // tests drive dist/ — built by the global setup — and compare it with the in-process writer of src/.
@@ -120,5 +121,23 @@ describe('SQLite ingest through the writer thread', () => {
     expect(writer.batchesInThread).toBe(2);
     await writer.close();
     await storage.close();
+  });
+});
+
+describe.skipIf(!POSTGRES_URL)('PostgreSQL ingest with batches handed over before the previous one committed', () => {
+  it('commits them in input order: the same records as SQLite', async () => {
+    const list = observations(3000, 4);
+    const { config, drop } = await postgresCase.fresh();
+    const storage = await createStorage(config);
+    try {
+      const summary = await runIngest(storage, itemsOf(list), { classifier: new ClassificationResolver([]) }, { retentionDays: 0, batchSize: 50 });
+      const reference = await ingestWith(createStorage, runIngest, ClassificationResolver, path.join(dir, 'reference.db'), list);
+      expect(counts(summary)).toEqual(counts(reference.summary));
+      const rows = await storage.db.all(`SELECT ${RECORD_COLUMNS} FROM hosts ORDER BY ip_key, port, protocol, fp_key`);
+      expect(rows.map((row) => ({ ...(row as object) }))).toEqual(recordsOf(path.join(dir, 'reference.db')));
+    } finally {
+      await storage.close();
+      await drop();
+    }
   });
 });
