@@ -99,8 +99,8 @@ async function main(): Promise<void> {
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
     const health = (await (await fetch(`${baseUrl}/healthz`)).json()) as { index: { memory_bytes: number; build_ms: number } };
+    const workerMemory = await waitForAllWorkers(baseUrl, options.workers);
     const serverRssKb = treeRssKb(server.pid!);
-    const workerMemory = await workerMemoryOf(baseUrl, options.workers);
     const requests = options.quick ? 40 : 300;
     const loadRequests = options.quick ? 100 : 2000;
 
@@ -303,12 +303,19 @@ interface ProcessMemory {
   external_bytes: number;
 }
 
-/** Each worker's memory as its /healthz reports it (new connections until every worker answered), averaged, MiB. */
-async function workerMemoryOf(baseUrl: string, workers: number) {
+/**
+ * Waits until every worker answers /healthz (new connections each time: the cluster hands them
+ * out among the workers already listening, so one still building its index is not asked yet, but
+ * it takes CPU from the ones measured); returns their memory averaged, MiB.
+ */
+async function waitForAllWorkers(baseUrl: string, workers: number) {
   const seen = new Map<number, ProcessMemory>();
-  for (let attempt = 0; attempt < workers * 20 && seen.size < workers; attempt++) {
+  const deadline = Date.now() + 30 * 60_000;
+  while (seen.size < workers) {
+    if (Date.now() > deadline) fail(`only ${seen.size} of ${workers} server workers answered within 30 minutes`);
     const health = JSON.parse(await getFresh(`${baseUrl}/healthz`)) as { process: ProcessMemory };
-    seen.set(health.process.pid, health.process);
+    if (!seen.has(health.process.pid)) seen.set(health.process.pid, health.process);
+    else await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const all = [...seen.values()];
   const mean = (pick: (m: ProcessMemory) => number) => all.reduce((sum, m) => sum + pick(m), 0) / all.length / 2 ** 20;
