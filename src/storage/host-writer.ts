@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { DatabaseConfig } from '../config.js';
 import type { HostRepository, HostWrite, UpsertCounts } from './hosts.js';
 
-/** Applies ingest batches in the order given; one batch may be in flight while the next is prepared. */
+/** Applies ingest batches in the order given; a batch may be handed over before the previous one committed. */
 export interface HostBatchWriter {
   write(writes: HostWrite[]): Promise<UpsertCounts>;
   close(): Promise<void>;
