@@ -126,9 +126,12 @@ async function main(): Promise<void> {
     // Each upkeep step starts once every worker has applied the previous one: otherwise the upserts
     // would share the cores with the workers still applying half a million expiry deletes.
     const expiryAppliedSeconds = expiry.expirySeconds + (await waitForWorkers(baseUrl, storage, options.workers));
-    say('upkeep: upsert 100k changed observations');
-    const upsert = await measureUpserts(dataset, work, env, Math.min(100_000, options.records));
+    say('upkeep: upsert 100k observations seen again (only the time changes)');
+    const upsert = await measureUpserts(dataset, work, env, Math.min(100_000, options.records), 'time');
     const upsertAppliedSeconds = upsert.upsertSeconds + (await waitForWorkers(baseUrl, storage, options.workers));
+    say('upkeep: upsert the same 100k with a new hostname (the content changes)');
+    const contentUpsert = await measureUpserts(dataset, work, env, Math.min(100_000, options.records), 'hostname');
+    const contentAppliedSeconds = contentUpsert.upsertSeconds + (await waitForWorkers(baseUrl, storage, options.workers));
     say('upkeep: ingest → visible through the API');
     const visible = await measureVisibility(storage, baseUrl, token);
 
@@ -153,7 +156,14 @@ async function main(): Promise<void> {
       floor: { c1: floor1, c32: floor32 },
       queries,
       walk,
-      upkeep: { ...upsert, upsertAppliedSeconds, ...visible, ...expiry, expiryAppliedSeconds },
+      upkeep: {
+        ...upsert,
+        upsertAppliedSeconds,
+        contentUpserts: { upserts: contentUpsert.upserts, seconds: contentUpsert.upsertSeconds, perSecond: contentUpsert.upsertsPerSecond, appliedSeconds: contentAppliedSeconds },
+        ...visible,
+        ...expiry,
+        expiryAppliedSeconds,
+      },
     };
     const files = writeReport(options.out, result);
     say(`results: ${files.join(', ')}`);
@@ -262,8 +272,12 @@ async function measureWalk(walk: { params: Record<string, string> }, baseUrl: st
   return { params: walk.params, records, pages, duplicates, seconds, recordsPerSecond: records / seconds };
 }
 
-async function measureUpserts(dataset: string, work: string, env: Record<string, string>, count: number) {
-  // The first `count` observations again, observed now: same keys, newer, so each is an update.
+/**
+ * Upserts the first `count` observations again, observed now: same keys, newer, so each updates its
+ * record. `time`: nothing else changes (a re-scan finding the same service); `hostname`: each also
+ * reports a new hostname, so every record's content changes too.
+ */
+async function measureUpserts(dataset: string, work: string, env: Record<string, string>, count: number, change: 'time' | 'hostname') {
   const changed = path.join(work, 'changed.ndjson');
   const out = fs.createWriteStream(changed);
   const now = new Date().toISOString();
@@ -271,8 +285,9 @@ async function measureUpserts(dataset: string, work: string, env: Record<string,
   const { createInterface } = await import('node:readline');
   for await (const line of createInterface({ input: fs.createReadStream(dataset) })) {
     if (written >= count) break;
-    const record = JSON.parse(line) as { timestamp: string };
+    const record = JSON.parse(line) as { timestamp: string; hostname?: string };
     record.timestamp = now;
+    if (change === 'hostname') record.hostname = `renamed-${written}.example.net`;
     out.write(`${JSON.stringify(record)}\n`);
     written++;
   }

@@ -81,6 +81,19 @@ export class HostIndex {
     this.noteChange(id, seq);
   }
 
+  /**
+   * A record observed again with nothing else changed: only its observation time (and hour
+   * posting) moves. Returns false, changing nothing, when the index does not hold the record.
+   */
+  retime(id: number, observedAt: number, seq: number): boolean {
+    if (this.pendingLive || !this.live.has(id)) return false;
+    const before = this.familyTermsOf(id, this.previousFamilyScratch);
+    this.observedAt.set(id, observedAt);
+    this.repost(id, before, this.familyTermsOf(id));
+    this.noteChange(id, seq);
+    return true;
+  }
+
   private setColumns(id: number, entry: IndexEntry): void {
     const ipv4 = ipv4Value(entry.ip);
     if (ipv4 !== undefined) {

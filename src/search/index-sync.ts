@@ -90,15 +90,25 @@ export class IndexSync {
           return;
         }
       }
-      const lastSeqById = new Map<number, { seq: number; deleted: boolean }>();
-      for (const change of changes) lastSeqById.set(change.hostId, { seq: change.seq, deleted: change.deleted });
-      const present = await this.hosts.indexEntriesByIds([...lastSeqById.keys()]);
+      // Per record, its last change; and whether any of its changes needs the row read back (a
+      // record only observed again, with nothing else changed, is retimed from the log alone).
+      const lastById = new Map<number, { seq: number; observedAt?: number; read: boolean }>();
+      for (const change of changes) {
+        const read = change.observedAt === undefined || lastById.get(change.hostId)?.read === true;
+        lastById.set(change.hostId, { seq: change.seq, observedAt: change.observedAt, read });
+      }
+      const toRead: number[] = [];
+      for (const [id, change] of lastById) {
+        if (change.read || !this.index.retime(id, change.observedAt!, change.seq)) toRead.push(id);
+      }
+      const present = await this.hosts.indexEntriesByIds(toRead);
       const byId = new Map(present.map((record) => [record.id, record]));
-      for (const [id, change] of lastSeqById) {
+      for (const id of toRead) {
+        const { seq } = lastById.get(id)!;
         const record = byId.get(id);
         // The row as it is now is the truth, whatever the individual log entries said.
-        if (record) this.index.upsert(record, change.seq);
-        else this.index.remove(id, change.seq);
+        if (record) this.index.upsert(record, seq);
+        else this.index.remove(id, seq);
       }
       this.appliedSeq = changes[changes.length - 1]!.seq;
       if (changes.length < CHANGE_BATCH) break;

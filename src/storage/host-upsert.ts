@@ -11,7 +11,26 @@ interface PortRecord {
   dateAdded?: number;
   /** Set for rows already in the database. */
   id?: number;
+  /** For rows already in the database: their CONTENT_COLUMNS as stored. */
+  content?: SqlValue[];
 }
+
+/** What an observation may change in a record besides its observation time (the key and date_added stay). */
+const CONTENT_COLUMNS = [
+  'hostname',
+  'asn',
+  'as_name',
+  'as_domain',
+  'country',
+  'country_code',
+  'fingerprints',
+  'os_cpes',
+  'scanner_cves',
+  'knowledge_cves',
+  'cves',
+  'observed_classifications',
+  'classifications',
+] as const;
 
 const portKeyOf = (w: { ipKey: string; port: number; protocol: string }) => `${w.ipKey}\u0000${w.port}\u0000${w.protocol}`;
 const recordKeyOf = (portKey: string, fpKey: string) => `${portKey}\u0000${fpKey}`;
@@ -19,13 +38,13 @@ const recordKeyOf = (portKey: string, fpKey: string) => `${portKey}\u0000${fpKey
 /**
  * Applies a batch with the record rules (see HostRepository.upsertBatch), set-wise: one query
  * reads every record on the batch's ports, the rules run in memory in input order, then one
- * multi-row upsert, one delete and one change-log insert per chunk write the outcome.
+ * multi-row delete, upsert, time update and change-log insert per chunk write the outcome.
  */
 export async function applyBatch(tx: Sql, writes: HostWrite[], now: number): Promise<UpsertCounts> {
   const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0, superseded: 0 };
   const ports = await loadPorts(tx, writes);
   const toDelete: number[] = [];
-  const pending = new Map<string, { write: HostWrite; dateAdded: number }>();
+  const pending = new Map<string, { write: HostWrite; dateAdded: number; record: PortRecord }>();
 
   const drop = (portKey: string, record: PortRecord) => {
     // A stored record may also have an update queued from earlier in this batch: cancel it too.
@@ -55,16 +74,17 @@ export async function applyBatch(tx: Sql, writes: HostWrite[], now: number): Pro
       continue;
     }
     let dateAdded = write.observedAt;
-    if (same) {
-      same.observedAt = write.observedAt;
-      dateAdded = same.dateAdded ?? dateAdded;
+    let record = same;
+    if (record) {
+      record.observedAt = write.observedAt;
+      dateAdded = record.dateAdded ?? dateAdded;
       counts.updated++;
     } else {
-      records.push({ fpKey: write.fpKey, observedAt: write.observedAt, dateAdded });
+      records.push((record = { fpKey: write.fpKey, observedAt: write.observedAt, dateAdded }));
       counts.inserted++;
     }
     // A stored record keeps its date_added (the upsert never updates it).
-    pending.set(recordKeyOf(portKey, write.fpKey), { write, dateAdded });
+    pending.set(recordKeyOf(portKey, write.fpKey), { write, dateAdded, record });
     if (write.fpKey !== '') {
       for (const other of [...records]) {
         if (other.fpKey !== write.fpKey && other.observedAt < write.observedAt) {
@@ -76,33 +96,74 @@ export async function applyBatch(tx: Sql, writes: HostWrite[], now: number): Pro
     }
   }
 
-  const changed: number[] = [];
   for (let i = 0; i < toDelete.length; i += CHUNK) {
     const chunk = toDelete.slice(i, i + CHUNK);
     await tx.run(`DELETE FROM hosts WHERE id IN (${chunk.map(() => '?').join(',')})`, chunk);
   }
-  const rows = [...pending.values()];
+  // A stored record observed again with the same content only moves in time: a narrow update,
+  // and a change-log entry that carries the time, so tailing indexes need not read it back.
+  const rows: Array<{ write: HostWrite; dateAdded: number; content: SqlValue[] }> = [];
+  const retimed: Array<{ id: number; observedAt: number }> = [];
+  for (const { write, dateAdded, record } of pending.values()) {
+    const content = contentOf(write);
+    if (record.id !== undefined && sameValues(record.content!, content)) retimed.push({ id: record.id, observedAt: write.observedAt });
+    else rows.push({ write, dateAdded, content });
+  }
+  const changed = await upsertRows(tx, rows);
+  await retime(tx, retimed);
+  await logChanges(tx, toDelete, true, now);
+  await logChanges(tx, changed, false, now);
+  await logRetimes(tx, retimed, now);
+  return counts;
+}
+
+async function upsertRows(tx: Sql, rows: Array<{ write: HostWrite; dateAdded: number; content: SqlValue[] }>): Promise<number[]> {
+  const changed: number[] = [];
+  const columns = ['ip', 'ip_key', 'port', 'protocol', 'fp_key', 'date_added', 'observed_at', ...CONTENT_COLUMNS];
+  const placeholders = `(${columns.map(() => '?').join(', ')})`;
+  const updates = ['observed_at', ...CONTENT_COLUMNS].map((column) => `${column} = excluded.${column}`).join(', ');
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
     const returned = await tx.all<{ id: number }>(
-      `INSERT INTO hosts (ip, ip_key, port, protocol, fp_key, date_added, hostname, observed_at, asn, as_name, as_domain,
-        country, country_code, fingerprints, os_cpes, scanner_cves, knowledge_cves, cves, observed_classifications, classifications)
-       VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
-       ON CONFLICT (ip_key, port, protocol, fp_key) DO UPDATE SET hostname = excluded.hostname,
-        observed_at = excluded.observed_at, asn = excluded.asn, as_name = excluded.as_name,
-        as_domain = excluded.as_domain, country = excluded.country, country_code = excluded.country_code,
-        fingerprints = excluded.fingerprints, os_cpes = excluded.os_cpes, scanner_cves = excluded.scanner_cves,
-        knowledge_cves = excluded.knowledge_cves,
-        cves = excluded.cves, observed_classifications = excluded.observed_classifications,
-        classifications = excluded.classifications
+      `INSERT INTO hosts (${columns.join(', ')}) VALUES ${chunk.map(() => placeholders).join(', ')}
+       ON CONFLICT (ip_key, port, protocol, fp_key) DO UPDATE SET ${updates}
        RETURNING id`,
-      chunk.flatMap(({ write, dateAdded }) => rowValues(write, dateAdded)),
+      chunk.flatMap(({ write, dateAdded, content }) => [
+        write.ip,
+        write.ipKey,
+        write.port,
+        write.protocol,
+        write.fpKey,
+        dateAdded,
+        write.observedAt,
+        ...content,
+      ]),
     );
     for (const { id } of returned) changed.push(id);
   }
-  await logChanges(tx, toDelete, true, now);
-  await logChanges(tx, changed, false, now);
-  return counts;
+  return changed;
+}
+
+async function retime(tx: Sql, retimed: Array<{ id: number; observedAt: number }>): Promise<void> {
+  for (let i = 0; i < retimed.length; i += CHUNK * 2) {
+    const chunk = retimed.slice(i, i + CHUNK * 2);
+    await tx.run(
+      `UPDATE hosts SET observed_at = v.column2
+       FROM (VALUES ${chunk.map(() => '(CAST(? AS BIGINT), CAST(? AS BIGINT))').join(', ')}) AS v
+       WHERE hosts.id = v.column1`,
+      chunk.flatMap(({ id, observedAt }) => [id, observedAt]),
+    );
+  }
+}
+
+async function logRetimes(tx: Sql, retimed: Array<{ id: number; observedAt: number }>, now: number): Promise<void> {
+  for (let i = 0; i < retimed.length; i += CHUNK * 4) {
+    const chunk = retimed.slice(i, i + CHUNK * 4);
+    await tx.run(
+      `INSERT INTO host_changes (host_id, deleted, changed_at, observed_at) VALUES ${chunk.map(() => '(?, 0, ?, ?)').join(', ')}`,
+      chunk.flatMap(({ id, observedAt }) => [id, now, observedAt]),
+    );
+  }
 }
 
 export async function logChanges(tx: Sql, ids: number[], deleted: boolean, now: number): Promise<void> {
@@ -122,8 +183,8 @@ async function loadPorts(tx: Sql, writes: HostWrite[]): Promise<Map<string, Port
   const keys = [...distinct.values()];
   for (let i = 0; i < keys.length; i += CHUNK * 2) {
     const chunk = keys.slice(i, i + CHUNK * 2);
-    const rows = await tx.all<{ id: number; ip_key: string; port: number; protocol: string; fp_key: string; observed_at: number }>(
-      `SELECT id, ip_key, port, protocol, fp_key, observed_at FROM hosts
+    const rows = await tx.all<{ id: number; ip_key: string; port: number; protocol: string; fp_key: string; observed_at: number } & Record<string, SqlValue>>(
+      `SELECT id, ip_key, port, protocol, fp_key, observed_at, ${CONTENT_COLUMNS.join(', ')} FROM hosts
        WHERE (ip_key, port, protocol) IN (VALUES ${chunk.map(() => '(?, CAST(? AS INTEGER), ?)').join(', ')})`,
       chunk.flatMap((w) => [w.ipKey, w.port, w.protocol]),
     );
@@ -131,22 +192,16 @@ async function loadPorts(tx: Sql, writes: HostWrite[]): Promise<Map<string, Port
       const key = portKeyOf({ ipKey: row.ip_key, port: row.port, protocol: row.protocol });
       let records = ports.get(key);
       if (!records) ports.set(key, (records = []));
-      records.push({ id: row.id, fpKey: row.fp_key, observedAt: row.observed_at });
+      records.push({ id: row.id, fpKey: row.fp_key, observedAt: row.observed_at, content: CONTENT_COLUMNS.map((column) => row[column]!) });
     }
   }
   return ports;
 }
 
-function rowValues(write: HostWrite, dateAdded: number): SqlValue[] {
+/** The record's CONTENT_COLUMNS values, in that order. */
+function contentOf(write: HostWrite): SqlValue[] {
   return [
-    write.ip,
-    write.ipKey,
-    write.port,
-    write.protocol,
-    write.fpKey,
-    dateAdded,
     write.hostname,
-    write.observedAt,
     write.asn ?? null,
     write.asName ?? null,
     write.asDomain ?? null,
@@ -160,4 +215,9 @@ function rowValues(write: HostWrite, dateAdded: number): SqlValue[] {
     JSON.stringify(write.observedClassifications),
     JSON.stringify(write.classifications),
   ];
+}
+
+function sameValues(a: SqlValue[], b: SqlValue[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -70,6 +70,8 @@ export interface HostChange {
   seq: number;
   hostId: number;
   deleted: boolean;
+  /** Set when the record was observed again with nothing else changed: its new observation time. */
+  observedAt?: number;
 }
 
 interface HostRow {
@@ -241,11 +243,15 @@ export class HostRepository {
   }
 
   async changesSince(seq: number, limit: number): Promise<HostChange[]> {
-    const rows = await this.db.all<{ seq: number; host_id: number; deleted: number }>(
-      `SELECT seq, host_id, deleted FROM host_changes WHERE seq > ? ORDER BY seq LIMIT ?`,
+    const rows = await this.db.all<{ seq: number; host_id: number; deleted: number; observed_at: number | null }>(
+      `SELECT seq, host_id, deleted, observed_at FROM host_changes WHERE seq > ? ORDER BY seq LIMIT ?`,
       [seq, limit],
     );
-    return rows.map((row) => ({ seq: row.seq, hostId: row.host_id, deleted: row.deleted === 1 }));
+    return rows.map((row) => {
+      const change: HostChange = { seq: row.seq, hostId: row.host_id, deleted: row.deleted === 1 };
+      if (row.observed_at !== null) change.observedAt = Number(row.observed_at);
+      return change;
+    });
   }
 
   /**

@@ -232,6 +232,13 @@ export const MIGRATIONS: Migration[] = [
       `DROP INDEX IF EXISTS hosts_ip_key`,
     ],
   },
+  {
+    id: 6,
+    name: 'host_changes: the new time of a record observed again unchanged',
+    // Most upserts of a continuous scan only move a record's observation time. Such a change
+    // carries that time, so a tailing index applies it without reading the record back.
+    statements: () => [`ALTER TABLE host_changes ADD COLUMN observed_at BIGINT`],
+  },
 ];
 
 /** Applies the pending migrations in order (`through`: stop after that one, to test an upgrade). */

@@ -38,6 +38,8 @@ describe('npm run bench (10k smoke)', () => {
     // Applied by every worker only after being committed.
     expect(result.upkeep.expiryAppliedSeconds).toBeGreaterThanOrEqual(result.upkeep.expirySeconds);
     expect(result.upkeep.upsertAppliedSeconds).toBeGreaterThanOrEqual(result.upkeep.upsertSeconds);
+    expect(result.upkeep.contentUpserts.upserts).toBe(result.upkeep.upserts);
+    expect(result.upkeep.contentUpserts.appliedSeconds).toBeGreaterThanOrEqual(result.upkeep.contentUpserts.seconds);
     expect(fs.readFileSync(path.join(out, 'sqlite-10000.md'), 'utf8')).toContain('| rare CVE |');
   }, 180_000);
 });
