@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { VulnscopeError } from './errors.js';
 import {
@@ -338,5 +339,23 @@ describe('real IP lists from the shared data', () => {
       .filter((line) => line !== '');
     const unparsed = lines.filter((line) => tryParseIp(line) === undefined);
     expect(unparsed).toEqual([]);
+  });
+});
+
+describe('dotted quads: the quick path accepts exactly the valid ones', () => {
+  // Octets of every shape: in and out of range, leading zeros, empty, too long; three to five of them.
+  const octet = fc.oneof(fc.integer({ min: 0, max: 300 }).map(String), fc.stringMatching(/^[0-9]{0,4}$/));
+  const nearQuads = fc.array(octet, { minLength: 3, maxLength: 5 }).map((octets) => octets.join('.'));
+  const VALID = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+  it('agrees with the grammar on random strings of digits and dots', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.stringMatching(/^[0-9.]{1,17}$/), nearQuads), (text) => {
+        const parsed = tryParseIp(text);
+        if (!VALID.test(text)) return parsed === undefined;
+        const value = text.split('.').reduce((acc, octet) => acc * 256n + BigInt(octet), 0n);
+        return parsed?.version === 4 && parsed.text === text && parsed.value === value;
+      }),
+      { numRuns: 20_000, seed: 7 },
+    );
   });
 });

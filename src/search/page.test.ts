@@ -36,7 +36,7 @@ function buildIndex(seed: number): { index: HostIndex; entries: IndexEntry[] } {
 describe('paging large buckets by time', () => {
   const { index, entries } = buildIndex(7);
   const cases: Array<{ params: Record<string, string>; sort: 'timestamp' | 'date_added'; order: 'asc' | 'desc'; offset: number }> = [];
-  for (const params of [{}, { vendor: 'apache' }])
+  for (const params of [{}, { vendor: 'apache' }] as Array<Record<string, string>>)
     for (const sort of ['timestamp', 'date_added'] as const)
       for (const order of ['asc', 'desc'] as const) for (const offset of [0, 37, 950, 5000]) cases.push({ params, sort, order, offset });
 

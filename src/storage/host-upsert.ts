@@ -145,6 +145,12 @@ async function upsertRows(tx: Sql, rows: Array<{ write: HostWrite; dateAdded: nu
 }
 
 async function retime(tx: Sql, retimed: Array<{ id: number; observedAt: number }>): Promise<void> {
+  if (tx.engine === 'sqlite') {
+    // One prepared statement per record: SQLite's planner answers the set-wise UPDATE … FROM
+    // (VALUES …) below with a scan of the whole key index per statement (seen at 10M records).
+    for (const { id, observedAt } of retimed) await tx.run(`UPDATE hosts SET observed_at = ? WHERE id = ?`, [observedAt, id]);
+    return;
+  }
   for (let i = 0; i < retimed.length; i += CHUNK * 2) {
     const chunk = retimed.slice(i, i + CHUNK * 2);
     await tx.run(
