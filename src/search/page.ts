@@ -117,8 +117,6 @@ function walkBuckets(
       // Within one port the order is by id, which the bitmap already yields.
       if (request.order === 'desc') ids.reverse();
     } else {
-      const time = request.sort === 'timestamp' ? columns.observedAt : request.sort === 'date_added' ? columns.dateAdded : undefined;
-      if (time) ids = keepFirstByTime(ids, skip + request.limit - result.length, time, request.order);
       ids.sort(compare);
     }
     for (const id of ids) {
@@ -131,24 +129,6 @@ function walkBuckets(
     }
   }
   return result;
-}
-
-/**
- * The ids whose time is among the `needed` first in `order` (ties included), so only those are
- * sorted with the comparator. An hour at 10M records holds about 14k of them; sorting a broad
- * query's share with a comparator cost a millisecond, the times alone in a typed array a tenth.
- */
-function keepFirstByTime(ids: number[], needed: number, time: Column, order: 'asc' | 'desc'): number[] {
-  if (ids.length <= needed * 2) return ids;
-  const times = new Float64Array(ids.length);
-  for (let i = 0; i < ids.length; i++) times[i] = time.get(ids[i]!);
-  times.sort();
-  if (order === 'desc') {
-    const threshold = times[ids.length - needed]!;
-    return ids.filter((id) => time.get(id) >= threshold);
-  }
-  const threshold = times[needed - 1]!;
-  return ids.filter((id) => time.get(id) <= threshold);
 }
 
 interface BucketRef {
