@@ -1,5 +1,5 @@
 import { cpeMatches } from '../core/cpe.js';
-import { parseIp, type IpRange } from '../core/ip.js';
+import { dottedQuadValue, parseIp, type IpRange } from '../core/ip.js';
 import type { IndexEntry } from '../storage/hosts.js';
 import { intersectAll, RoaringBitmap32, unionAll, type Bitmap } from './bitmap.js';
 import { float64Column, uint16Column, uint32Column, uint8Column, type GrowableColumn } from './columns.js';
@@ -95,7 +95,7 @@ export class HostIndex {
   }
 
   private setColumns(id: number, entry: IndexEntry): void {
-    const ipv4 = ipv4Value(entry.ip);
+    const ipv4 = dottedQuadValue(entry.ip);
     if (ipv4 !== undefined) {
       this.ipIsV6.set(id, 0);
       this.ipv4.set(id, ipv4);
@@ -411,27 +411,4 @@ function sortKeyOf(index: HostIndex, id: number, sort: PageRequest['sort']): Arr
     case 'ip':
       return c.isV6 ? [6, c.ipv6!.toString(), c.port] : [4, String(c.ipv4), c.port];
   }
-}
-
-/** The value of a canonical dotted-quad IPv4 address (as stored), or undefined for anything else. */
-function ipv4Value(text: string): number | undefined {
-  let value = 0;
-  let octet = 0;
-  let digits = 0;
-  let dots = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 46) {
-      if (digits === 0 || ++dots > 3) return undefined;
-      value = value * 256 + octet;
-      octet = 0;
-      digits = 0;
-    } else if (code >= 48 && code <= 57 && digits < 3) {
-      octet = octet * 10 + code - 48;
-      digits++;
-      if (octet > 255) return undefined;
-    } else return undefined;
-  }
-  if (dots !== 3 || digits === 0) return undefined;
-  return value * 256 + octet;
 }

@@ -249,7 +249,7 @@ export class HostRepository {
     );
     return rows.map((row) => {
       const change: HostChange = { seq: row.seq, hostId: row.host_id, deleted: row.deleted === 1 };
-      if (row.observed_at !== null) change.observedAt = Number(row.observed_at);
+      if (row.observed_at !== null) change.observedAt = row.observed_at;
       return change;
     });
   }
