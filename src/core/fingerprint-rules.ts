@@ -89,6 +89,7 @@ export function classifyFingerprints(fingerprints: Fingerprint[]): string[] {
   for (const fingerprint of fingerprints) {
     for (const classification of classificationsOfFingerprint(JSON.stringify(fingerprint))) found.add(classification);
   }
+  if (found.size === 0) return [];
   // A bare type says nothing more once a specific product of that type was recognised.
   const typedProducts = new Set([...found].filter((value) => value.includes(':')).map(classificationType));
   return [...found].filter((value) => value.includes(':') || !typedProducts.has(value)).sort();

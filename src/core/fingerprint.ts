@@ -63,8 +63,10 @@ export function normaliseFingerprint(fp: Fingerprint): Fingerprint {
     }
   }
   const normalised: Fingerprint = { ...rest, cpe: formatted };
+  // The CPE's own values are remembered with it; only a version filled in above needs working out.
+  const shown = wfn === parsed.wfn ? parsed.shown : shownValues(wfn);
   for (const field of FILLED_FIELDS) {
-    const value = present(fp[field]) ?? displayValue(wfn[field]);
+    const value = present(fp[field]) ?? shown[field];
     if (value !== undefined) normalised[field] = value;
   }
   return normalised;
@@ -79,20 +81,38 @@ function tryQuote(version: string): string | undefined {
   }
 }
 
+/** A CPE parsed, re-formatted, and its vendor/product/version as plain text (where concrete). */
+export interface CanonicalCpe {
+  wfn: Readonly<Wfn>;
+  formatted: string;
+  shown: Readonly<ShownValues>;
+}
+
+type ShownValues = Partial<Record<(typeof FILLED_FIELDS)[number], string>>;
+
 /** A fingerprint's CPE parsed and re-formatted (remembered); undefined when it is missing or invalid. */
-export function canonicalCpe(text: string | undefined): { wfn: Readonly<Wfn>; formatted: string } | undefined {
+export function canonicalCpe(text: string | undefined): CanonicalCpe | undefined {
   return text === undefined ? undefined : parsedCpe(text);
 }
 
-const parsedCpe = boundedMemo((text) => {
+const parsedCpe = boundedMemo((text): CanonicalCpe | undefined => {
   if (text.trim() === '') return undefined;
   try {
     const wfn = parseCpe(text.trim());
-    return { wfn, formatted: formatCpe23(wfn) };
+    return { wfn, formatted: formatCpe23(wfn), shown: shownValues(wfn) };
   } catch {
     return undefined;
   }
 });
+
+function shownValues(wfn: Readonly<Wfn>): ShownValues {
+  const shown: ShownValues = {};
+  for (const field of FILLED_FIELDS) {
+    const value = displayValue(wfn[field]);
+    if (value !== undefined) shown[field] = value;
+  }
+  return shown;
+}
 
 const present = (value: string | undefined) =>
   value !== undefined && value.trim() !== '' ? value : undefined;

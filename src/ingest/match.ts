@@ -9,12 +9,14 @@ export interface CveMatcher {
   matchAll(contexts: MatchContext[]): Promise<ContextMatch[]>;
 }
 
-export const contextOf = (record: Pick<HostWrite, 'fingerprints' | 'osCpes'>): MatchContext => ({
-  fingerprintCpes: record.fingerprints.flatMap((fp) => (fp.cpe ? [fp.cpe] : [])),
-  osCpes: record.osCpes,
-});
+export function contextOf(record: Pick<HostWrite, 'fingerprints' | 'osCpes'>): MatchContext {
+  const fingerprintCpes: string[] = [];
+  for (const fp of record.fingerprints) if (fp.cpe) fingerprintCpes.push(fp.cpe);
+  return { fingerprintCpes, osCpes: record.osCpes };
+}
 
-const union = (a: string[], b: string[]) => [...new Set([...a, ...b])].sort();
+/** Sorted and unique; most records have no confirmed CVEs, and then the scanner's list is kept as it is. */
+const union = (a: string[], b: string[]) => (b.length === 0 ? a : [...new Set([...a, ...b])].sort());
 
 /** Sets each write's knowledge-confirmed CVEs and its `cves` (scanner ∪ confirmed). */
 export async function applyKnowledge(writes: HostWrite[], matcher: CveMatcher): Promise<void> {

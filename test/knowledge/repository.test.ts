@@ -90,6 +90,20 @@ describe.each(engineCases())('knowledge repository ($name)', (engine) => {
         'CVE-2022-FROMINCL', 'CVE-2022-ALL', 'CVE-2022-CHECK', 'CVE-2022-ANYVENDOR', 'CVE-2022-NA',
       ].sort(),
     );
+    // A product is named by some criterion exactly when a version-less lookup has candidates.
+    for (const [part, vendor, product] of [
+      ['a', 'apache', 'http_server'],
+      ['a', 'someone_else', 'http_server'],
+      ['o', 'apache', 'http_server'],
+      ['a', 'apache', 'tomcat'],
+      ['a', 'apache', 'no_such_product'],
+      ['h', 'apache', 'http_server'],
+    ] as const) {
+      const candidates = await storage.knowledge.candidateCves([{ part, vendor, product }]);
+      expect(await storage.knowledge.productHasCriteria(part, vendor, product), `${part}:${vendor}:${product}`).toBe(candidates.length > 0);
+    }
+    expect(await storage.knowledge.productHasCriteria('a', 'someone_else', 'http_server')).toBe(true);
+    expect(await storage.knowledge.productHasCriteria('a', 'apache', 'no_such_product')).toBe(false);
     const [found] = (await storage.knowledge.criteriaForNames(['cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*'])).names;
     expect([...new Set(found!.criteria.map((c) => c.cveId))]).toEqual(await storage.knowledge.candidateCves([{ ...name, versionKey: key('2.4.49') }]));
     const range = found!.criteria.find((c) => c.cveId === 'CVE-2022-RANGE')!;

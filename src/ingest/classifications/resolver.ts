@@ -40,6 +40,10 @@ export class ClassificationResolver {
   }
 
   effective(observed: string[], fingerprints: Fingerprint[], ipKey: string): string[] {
-    return [...new Set([...observed, ...classifyFingerprints(fingerprints), ...this.forIp(ipKey)])].sort();
+    const implied = classifyFingerprints(fingerprints);
+    const listed = this.entries.length === 0 ? [] : this.forIp(ipKey);
+    // Most records have no classification from any source: no set to build.
+    if (observed.length === 0 && listed.length === 0) return implied;
+    return [...new Set([...observed, ...implied, ...listed])].sort();
   }
 }

@@ -22,6 +22,8 @@ export interface KnowledgeSource {
   generation(): Promise<number>;
   /** Product keys (`part:vendor:product`) reachable from each key through renames, excluding itself. */
   aliases(productKeys: string[]): Promise<Map<string, string[]>>;
+  /** Whether any criterion names the name's product (part, vendor, product; wildcards included). */
+  productHasCriteria(name: CandidateName): Promise<boolean>;
   /** CVE ids whose criteria could match the name. */
   candidates(name: CandidateName): Promise<string[]>;
   applicability(cveIds: string[]): Promise<CveApplicability[]>;
@@ -95,6 +97,8 @@ export class KnowledgeMatcher {
   private readonly names: LruCache<string, string[]>;
   private readonly applicabilities: LruCache<string, CveApplicability | null>;
   private readonly aliasCache = new Map<string, string[]>();
+  /** Per product (`part:vendor:product`): whether knowledge names it at all. Scans carry a few thousand products in tens of thousands of versions. */
+  private readonly productsWithCriteria = new LruCache<string, boolean>(100_000);
   private readonly keepEvidence: boolean;
 
   constructor(
@@ -110,14 +114,21 @@ export class KnowledgeMatcher {
   /** Matches many records' contexts; equal contexts are evaluated once. */
   async matchAll(contexts: MatchContext[]): Promise<ContextMatch[]> {
     await this.checkGeneration();
-    const results: ContextMatch[] = [];
-    const pending = new Map<string, MatchContext>();
-    const keys = contexts.map(contextKey);
-    keys.forEach((key, i) => {
-      if (!this.contexts.has(key)) pending.set(key, contexts[i]);
+    const results: ContextMatch[] = new Array(contexts.length);
+    /** Contexts not cached: their key → the positions that have it. */
+    const pending = new Map<string, number[]>();
+    contexts.forEach((context, i) => {
+      const key = contextKey(context);
+      const cached = this.contexts.get(key);
+      if (cached) results[i] = cached;
+      else if (pending.has(key)) pending.get(key)!.push(i);
+      else pending.set(key, [i]);
     });
-    for (const [key, context] of pending) this.contexts.set(key, await this.evaluate(context));
-    for (const key of keys) results.push(this.contexts.get(key) ?? NO_MATCH);
+    for (const [key, positions] of pending) {
+      const match = await this.evaluate(contexts[positions[0]!]!);
+      this.contexts.set(key, match);
+      for (const i of positions) results[i] = match;
+    }
     return results;
   }
 
@@ -131,6 +142,7 @@ export class KnowledgeMatcher {
     this.names.clear();
     this.applicabilities.clear();
     this.aliasCache.clear();
+    this.productsWithCriteria.clear();
   }
 
   private async checkGeneration(): Promise<void> {
@@ -187,6 +199,10 @@ export class KnowledgeMatcher {
   }
 
   private async candidatesOf(name: CandidateName): Promise<string[]> {
+    const product = `${name.part}:${name.vendor}:${name.product}`;
+    let known = this.productsWithCriteria.get(product);
+    if (known === undefined) this.productsWithCriteria.set(product, (known = await this.source.productHasCriteria(name)));
+    if (!known) return [];
     const key = nameKey(name);
     let cves = this.names.get(key);
     if (!cves) {

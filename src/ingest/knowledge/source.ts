@@ -7,6 +7,7 @@ export function storageKnowledgeSource(storage: Storage): KnowledgeSource {
   return {
     generation: () => knowledge.generation(),
     aliases: (productKeys) => knowledge.aliasesOf(productKeys),
+    productHasCriteria: (name) => knowledge.productHasCriteria(name.part, name.vendor, name.product),
     candidates: (name) => knowledge.candidateCves([name]),
     applicability: (cveIds) => knowledge.applicability(cveIds),
   };

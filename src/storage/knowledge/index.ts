@@ -2,7 +2,7 @@ import { parseCpe } from '../../core/cpe.js';
 import type { CveApplicability } from '../../core/applicability/types.js';
 import type { Database } from '../database.js';
 import { aliasesOf, upsertAliases } from './aliases.js';
-import { applicabilityOf, candidateCves, criteriaOfNames, replaceKnowledge, type KnowledgeWrite } from './criteria.js';
+import { applicabilityOf, candidateCves, criteriaOfNames, productHasCriteria, replaceKnowledge, type KnowledgeWrite } from './criteria.js';
 import { bumpGeneration, knowledgeGeneration, lockKnowledge, setSyncedGeneration, syncedGeneration } from './meta.js';
 import { knowledgeNameOf, searchNames, upsertNames } from './names.js';
 import { changedSince, knowledgeWithoutRecord, orphanPage, refreshCves, servedGenerations, sourceCvePage } from './sources.js';
@@ -69,6 +69,11 @@ export class KnowledgeRepository {
    */
   refresh(cveIds: readonly string[], deriver: KnowledgeDeriver, options: { force?: boolean } = {}): Promise<KnowledgeChange> {
     return refreshCves(this.db, cveIds, deriver, options);
+  }
+
+  /** Whether any criterion could name this product (its versions need no lookup otherwise). */
+  productHasCriteria(part: string, vendor: string, product: string): Promise<boolean> {
+    return productHasCriteria(this.db, part, vendor, product);
   }
 
   /** CVE ids (sorted) with a criterion that may match one of the names, per the index contract. */
