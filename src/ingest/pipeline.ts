@@ -1,4 +1,3 @@
-import { fingerprintKey, normaliseFingerprint } from '../core/fingerprint.js';
 import { ipSortKey, parseIp } from '../core/ip.js';
 import type { Observation, ReadItem, SourcePosition } from '../core/observation.js';
 import type { HostWrite } from '../storage/hosts.js';
@@ -7,6 +6,7 @@ import type { ClassificationResolver } from './classifications/resolver.js';
 import type { GeoEnricher } from './enrich/geo.js';
 import { confirmingMatcher } from './knowledge/source.js';
 import { applyKnowledge, type CveMatcher } from './match.js';
+import { prepareFingerprints } from './prepared-fingerprints.js';
 
 export interface IngestSummary {
   read: number;
@@ -160,7 +160,7 @@ export async function runIngest(
 export function prepare(observation: Observation, stages: PipelineStages): HostWrite {
   const ip = parseIp(observation.ip);
   const ipKey = ipSortKey(ip);
-  const fingerprints = observation.fingerprints.map(normaliseFingerprint);
+  const { fingerprints, fpKey, implied } = prepareFingerprints(observation.fingerprints);
   const geo = stages.geo?.lookup(ip.text) ?? {};
   const scannerCves = [...new Set(observation.cves.map((cve) => cve.toUpperCase()))].sort();
   return {
@@ -168,7 +168,7 @@ export function prepare(observation: Observation, stages: PipelineStages): HostW
     ipKey,
     port: observation.port,
     protocol: observation.protocol,
-    fpKey: fingerprintKey(fingerprints),
+    fpKey,
     hostname: observation.hostnames[0] ?? '',
     observedAt: observation.timestamp,
     asn: geo.asn ?? observation.asn,
@@ -182,7 +182,7 @@ export function prepare(observation: Observation, stages: PipelineStages): HostW
     knowledgeCves: [],
     cves: scannerCves,
     observedClassifications: observation.classifications,
-    classifications: stages.classifier.effective(observation.classifications, fingerprints, ipKey),
+    classifications: stages.classifier.combine(observation.classifications, implied, ipKey),
   };
 }
 

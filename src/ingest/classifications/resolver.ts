@@ -40,7 +40,11 @@ export class ClassificationResolver {
   }
 
   effective(observed: string[], fingerprints: Fingerprint[], ipKey: string): string[] {
-    const implied = classifyFingerprints(fingerprints);
+    return this.combine(observed, classifyFingerprints(fingerprints), ipKey);
+  }
+
+  /** As `effective`, given the classifications the fingerprint rules imply (sorted, unique). */
+  combine(observed: string[], implied: string[], ipKey: string): string[] {
     const listed = this.entries.length === 0 ? [] : this.forIp(ipKey);
     // Most records have no classification from any source: no set to build.
     if (observed.length === 0 && listed.length === 0) return implied;

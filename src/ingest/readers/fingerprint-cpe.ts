@@ -49,12 +49,25 @@ export function strictCpe23(text: string): string {
   return formatCpe23(parseCpe(text.trim()));
 }
 
-/** The vendor/product/version identity of a normalised CPE 2.3 string (see {@link fingerprintFromCpe}); shared, never mutated. */
-export const identityOfCpe23 = boundedMemo((cpe): Fingerprint => {
-  const parsed = canonicalCpe(cpe);
-  if (!parsed) throw new TypeError(`not a CPE: ${cpe}`);
+/**
+ * The identity of a CPE (URI or 2.3): its normalised 2.3 string plus vendor/product/version (see
+ * {@link fingerprintFromCpe}); throws (invalid input) when it is not a complete CPE. One lookup by
+ * the text as given; shared, never mutated.
+ */
+export const identityOfCpe = boundedMemo((text): Fingerprint => {
+  const parsed = canonicalCpe(text);
+  if (!parsed) throw invalidCpe(text);
   return fingerprintFromCpe({ wfn: parsed.wfn, cpe: parsed.formatted });
 });
+
+function invalidCpe(text: string): Error {
+  try {
+    strictCpe23(text);
+  } catch (error) {
+    return error as Error;
+  }
+  return new TypeError(`not a CPE: ${text}`);
+}
 
 export const isApplication = (cpe: ScannerCpe) => cpe.wfn.part === 'a';
 /** OS and hardware CPEs describe the host, not the service on the port. */

@@ -4,7 +4,7 @@
  */
 import { invalidInput } from '../../core/errors.js';
 import type { Fingerprint, Observation, ReadItem } from '../../core/observation.js';
-import { identityOfCpe23, strictCpe23 } from './fingerprint-cpe.js';
+import { identityOfCpe, strictCpe23 } from './fingerprint-cpe.js';
 import { readJsonRecords } from './json-records.js';
 import { parseTimestamp } from './timestamps.js';
 import { rejected, reasonOf } from './types.js';
@@ -102,7 +102,7 @@ function fingerprintOf(value: unknown, index: number): Fingerprint {
   const fingerprint: Fingerprint = {};
   const cpeText = extraFieldText(value.cpe);
   if (cpeText !== undefined) {
-    Object.assign(fingerprint, identityOfCpe23(cpeOf(cpeText, `fingerprints[${index}].cpe`)));
+    Object.assign(fingerprint, cpeIdentityOf(cpeText, `fingerprints[${index}].cpe`));
   }
   for (const [key, field] of Object.entries(value)) {
     if (key === 'cpe') continue;
@@ -113,6 +113,14 @@ function fingerprintOf(value: unknown, index: number): Fingerprint {
 }
 
 const hasFields = (fingerprint: Fingerprint) => Object.keys(fingerprint).length > 0;
+
+function cpeIdentityOf(text: string, field: string): Fingerprint {
+  try {
+    return identityOfCpe(text);
+  } catch (error) {
+    throw invalidInput(`${field}: ${reasonOf(error)}`);
+  }
+}
 
 function cpeOf(value: unknown, field: string): string {
   if (typeof value !== 'string') throw invalidInput(`${field} must be a CPE string, got ${describe(value)}`);
