@@ -277,8 +277,12 @@ export class HostRepository {
   /**
    * Deletes those of `ids` still observed before `before` (a record observed again meanwhile
    * stays), in id order and in batches, each with its change-log entries; returns how many.
+   * Expired records lie all over the table and its key index, so nearly every page a batch touches
+   * is written whole: larger batches write a page once for more of its rows (5% of 10M records:
+   * 27 s in batches of 5,000, 23 s of 20,000, 20 s of 50,000). A batch holds the write lock for
+   * about two seconds at that size, well inside the writers' busy timeout.
    */
-  async expire(ids: number[], before: number, batchSize = 5000): Promise<number> {
+  async expire(ids: number[], before: number, batchSize = 50_000): Promise<number> {
     const sorted = [...ids].sort((a, b) => a - b);
     // Times are whole milliseconds (and PostgreSQL will not compare a BIGINT with a fraction).
     const bound = Math.ceil(before);

@@ -391,6 +391,25 @@ describe.each(engineCases())('target-intel rolling window on $name', (engine) =>
       await t.close();
     }
   });
+
+  it('expires in several batches, each with its change-log entries, skipping ids already gone', async () => {
+    const t = await startTestApp(engine);
+    try {
+      const now = Date.now();
+      await t.ingest(Array.from({ length: 7 }, (_, i) => ({ ip: `192.0.2.${i + 1}`, port: 80, timestamp: now - (40 - i) * DAY_MS })));
+      const old = await t.storage.hosts.idsObservedBefore(now - 30 * DAY_MS);
+      expect(old).toHaveLength(7);
+      const seqBefore = await t.storage.hosts.latestChangeSeq();
+      // Out of order, with an id that does not exist: batches of 3 go in id order.
+      expect(await t.storage.hosts.expire([...old].reverse().concat([999_999]), now - 35 * DAY_MS, 3)).toBe(5);
+      const log = await t.storage.hosts.changesSince(seqBefore, 100);
+      expect(log.map((c) => c.hostId).sort((a, b) => a - b)).toEqual([...old].sort((a, b) => a - b).slice(0, 5));
+      expect(log.every((c) => c.deleted)).toBe(true);
+      expect((await served(t)).map((r) => r.ip).sort()).toEqual(['192.0.2.6', '192.0.2.7']);
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 /**
