@@ -39,6 +39,14 @@ describe('npm run bench (10k smoke)', () => {
     expect(result.upkeep.expiryAppliedSeconds).toBeGreaterThanOrEqual(result.upkeep.expirySeconds);
     expect(result.upkeep.upsertAppliedSeconds).toBeGreaterThanOrEqual(result.upkeep.upsertSeconds);
     expect(result.upkeep.contentUpserts.upserts).toBe(result.upkeep.upserts);
+    // Three rounds of each upsert; the figures are the median round's.
+    for (const [rounds, median] of [
+      [result.upkeep.upsertRoundsSeconds, result.upkeep.upsertSeconds],
+      [result.upkeep.contentUpserts.roundsSeconds, result.upkeep.contentUpserts.seconds],
+    ]) {
+      expect(rounds).toHaveLength(3);
+      expect([...rounds].sort((a: number, b: number) => a - b)[1]).toBe(median);
+    }
     expect(result.upkeep.contentUpserts.appliedSeconds).toBeGreaterThanOrEqual(result.upkeep.contentUpserts.seconds);
     expect(fs.readFileSync(path.join(out, 'sqlite-10000.md'), 'utf8')).toContain('| rare CVE |');
   }, 180_000);
