@@ -1,4 +1,5 @@
 import { uint32Column } from './columns.js';
+import { IdSlots } from './id-slots.js';
 
 const encoder = new TextEncoder();
 
@@ -18,9 +19,8 @@ export class NameArena {
   private readonly start = uint32Column();
   private readonly length = uint32Column();
   private readonly hashOf = uint32Column();
-  /** Open addressing with linear probing: name ids by hash, 0 = empty slot. */
-  private slots = new Uint32Array(1 << 10);
-  private count = 0;
+  /** Name ids by the hash of their bytes. */
+  private readonly slots = new IdSlots((id) => this.hashOf.get(id));
   private highest = 0;
   private scratch = new Uint8Array(1 << 10);
 
@@ -35,13 +35,13 @@ export class NameArena {
     this.hashOf.set(id, hashBytes(this.bytes, this.used, this.used + written));
     this.used += written;
     if (id > this.highest) this.highest = id;
-    this.insertSlot(id);
+    this.slots.insert(id);
   }
 
   clear(id: number): void {
     const length = this.length.get(id);
     if (length === 0) return;
-    this.deleteSlot(id);
+    this.slots.delete(id);
     this.length.set(id, 0);
     this.garbage += length;
     if (this.garbage > 1 << 20 && this.garbage > this.used / 2) this.compact();
@@ -56,12 +56,10 @@ export class NameArena {
     if (this.scratch.length < name.length * 3) this.scratch = new Uint8Array(name.length * 3);
     const { written } = encoder.encodeInto(name, this.scratch);
     const hash = hashBytes(this.scratch, 0, written);
-    const mask = this.slots.length - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const id = this.slots[slot]!;
-      if (id === 0) return 0;
+    for (let slot = this.slots.firstSlot(hash), id = this.slots.idAt(slot); id !== 0; slot = this.slots.nextSlot(slot), id = this.slots.idAt(slot)) {
       if (this.hashOf.get(id) === hash && this.equals(id, this.scratch, written)) return id;
     }
+    return 0;
   }
 
   /** The distinct byte trigrams of name `id` (each as b0 << 16 | b1 << 8 | b2), into `out`. */
@@ -72,7 +70,7 @@ export class NameArena {
 
   /** Number of names held. */
   get size(): number {
-    return this.count;
+    return this.slots.size;
   }
 
   /** No id above this holds a name. */
@@ -113,44 +111,6 @@ export class NameArena {
     const from = this.start.get(id);
     for (let i = 0; i < length; i++) if (this.bytes[from + i] !== other[i]) return false;
     return true;
-  }
-
-  private insertSlot(id: number): void {
-    if ((this.count + 1) * 2 > this.slots.length) this.rehash(this.slots.length * 2);
-    const mask = this.slots.length - 1;
-    let slot = this.hashOf.get(id) & mask;
-    while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
-    this.slots[slot] = id;
-    this.count++;
-  }
-
-  /** Linear-probing deletion by shifting later entries back, so no tombstones pile up. */
-  private deleteSlot(id: number): void {
-    const mask = this.slots.length - 1;
-    let hole = this.hashOf.get(id) & mask;
-    while (this.slots[hole] !== id) hole = (hole + 1) & mask;
-    for (let next = (hole + 1) & mask; this.slots[next] !== 0; next = (next + 1) & mask) {
-      const home = this.hashOf.get(this.slots[next]!) & mask;
-      // The entry at `next` may fill the hole unless its home lies cyclically in (hole, next].
-      const homeBetween = hole <= next ? home > hole && home <= next : home > hole || home <= next;
-      if (homeBetween) continue;
-      this.slots[hole] = this.slots[next]!;
-      hole = next;
-    }
-    this.slots[hole] = 0;
-    this.count--;
-  }
-
-  private rehash(size: number): void {
-    const old = this.slots;
-    this.slots = new Uint32Array(size);
-    const mask = size - 1;
-    for (const id of old) {
-      if (id === 0) continue;
-      let slot = this.hashOf.get(id) & mask;
-      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
-      this.slots[slot] = id;
-    }
   }
 
   private grow(atLeast: number): void {

@@ -1,3 +1,4 @@
+import { IdSlots } from './id-slots.js';
 import type { KeyedTerms } from './record-terms.js';
 
 /**
@@ -7,7 +8,7 @@ import type { KeyedTerms } from './record-terms.js';
  * (4 bytes) instead of its own list: at 10M records the per-record lists took over 1 GB.
  *
  * A group is found by its key of four numbers in an open-addressing hash table held in typed arrays
- * (linear probing, deletion by shifting back). Nested maps did the same with a string-free key, but
+ * (IdSlots). Nested maps did the same with a string-free key, but
  * held 290k Map objects (62 MiB, 29% of the JavaScript heap) at 1M records, and every major
  * collection of a server's heap walked them. Group 0 means "none".
  */
@@ -16,24 +17,21 @@ export class TermGroups {
   /** Four key numbers per group id (int32: keys may hold -1). */
   private keys = new Int32Array(4 * 1024);
   private holders = new Uint32Array(1024);
-  /** Group ids by hash of their key (0 = empty slot); at most half full. */
-  private slots = new Uint32Array(1024);
+  /** Group ids by the hash of their key. */
+  private readonly slots = new IdSlots((id) => this.hashOfGroup(id));
   private readonly freeIds: number[] = [];
-  private count = 0;
   private termBytes = 0;
 
   /** The group of `termIds` under `key` (equal exactly when the term lists are), counting one more holder. */
   acquire({ key, termIds }: KeyedTerms): number {
     const [k0, k1, k2, k3] = key;
-    const mask = this.slots.length - 1;
-    let slot = hashOf(k0, k1, k2, k3) & mask;
-    for (let id = this.slots[slot]!; id !== 0; id = this.slots[slot]!) {
+    const slots = this.slots;
+    for (let slot = slots.firstSlot(hashOf(k0, k1, k2, k3)), id = slots.idAt(slot); id !== 0; slot = slots.nextSlot(slot), id = slots.idAt(slot)) {
       const at = id * 4;
       if (this.keys[at] === k0 && this.keys[at + 1] === k1 && this.keys[at + 2] === k2 && this.keys[at + 3] === k3) {
         this.holders[id]! += 1;
         return id;
       }
-      slot = (slot + 1) & mask;
     }
     const id = this.freeIds.pop() ?? this.terms.length;
     const terms = Uint32Array.from(termIds);
@@ -41,10 +39,8 @@ export class TermGroups {
     this.ensureIdCapacity(id);
     this.keys.set([k0, k1, k2, k3], id * 4);
     this.holders[id] = 1;
-    this.slots[slot] = id;
-    this.count++;
+    slots.insert(id);
     this.termBytes += terms.byteLength;
-    if (this.count * 2 > this.slots.length) this.rehash(this.slots.length * 2);
     return id;
   }
 
@@ -55,11 +51,10 @@ export class TermGroups {
       this.holders[id]! -= 1;
       return;
     }
-    this.removeSlot(id);
+    this.slots.delete(id);
     this.termBytes -= this.terms[id]!.byteLength;
     this.terms[id] = undefined;
     this.holders[id] = 0;
-    this.count--;
     this.freeIds.push(id);
   }
 
@@ -69,7 +64,7 @@ export class TermGroups {
 
   /** Groups currently held. */
   get size(): number {
-    return this.count;
+    return this.slots.size;
   }
 
   /** Estimated memory: term arrays (with about 100 bytes of object per array), keys, holders, slots. */
@@ -77,37 +72,9 @@ export class TermGroups {
     return this.termBytes + this.terms.length * 108 + this.keys.byteLength + this.holders.byteLength + this.slots.byteLength;
   }
 
-  private homeOf(id: number): number {
+  private hashOfGroup(id: number): number {
     const at = id * 4;
-    return hashOf(this.keys[at]!, this.keys[at + 1]!, this.keys[at + 2]!, this.keys[at + 3]!) & (this.slots.length - 1);
-  }
-
-  /** Empties the group's slot, moving later entries of its probe run back so none becomes unreachable. */
-  private removeSlot(id: number): void {
-    const mask = this.slots.length - 1;
-    let hole = this.homeOf(id);
-    while (this.slots[hole] !== id) hole = (hole + 1) & mask;
-    for (let next = (hole + 1) & mask; this.slots[next] !== 0; next = (next + 1) & mask) {
-      const home = this.homeOf(this.slots[next]!);
-      // The entry at `next` may fill the hole unless its home lies cyclically in (hole, next].
-      const stays = hole <= next ? home > hole && home <= next : home > hole || home <= next;
-      if (stays) continue;
-      this.slots[hole] = this.slots[next]!;
-      hole = next;
-    }
-    this.slots[hole] = 0;
-  }
-
-  private rehash(size: number): void {
-    const old = this.slots;
-    this.slots = new Uint32Array(size);
-    const mask = size - 1;
-    for (const id of old) {
-      if (id === 0) continue;
-      let slot = this.homeOf(id);
-      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
-      this.slots[slot] = id;
-    }
+    return hashOf(this.keys[at]!, this.keys[at + 1]!, this.keys[at + 2]!, this.keys[at + 3]!);
   }
 
   private ensureIdCapacity(id: number): void {
