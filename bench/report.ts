@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ChildCpu, ServerCpu } from './cpu-time.js';
 import type { LoadResult } from './http-load.js';
+
+/** CPU seconds used during an upsert round: by the ingest process, and by the server until every worker had applied it. */
+export interface UpkeepCpu {
+  ingest?: ChildCpu;
+  server: ServerCpu;
+}
 
 export interface QueryFigures {
   name: string;
@@ -44,14 +51,26 @@ export interface BenchResult {
     upsertAppliedSeconds?: number; expiryAppliedSeconds?: number;
     /** Seconds of each round; the figures above are the median round's (absent in older results: one round). */
     upsertRoundsSeconds?: number[];
+    /** CPU seconds of the median round (absent in older results). */
+    upsertCpu?: UpkeepCpu;
     /** The same observations again with a new hostname each: every record's content changes (absent in older results). */
-    contentUpserts?: { upserts: number; seconds: number; perSecond: number; appliedSeconds: number; roundsSeconds?: number[] };
+    contentUpserts?: { upserts: number; seconds: number; perSecond: number; appliedSeconds: number; roundsSeconds?: number[]; cpu?: UpkeepCpu };
+    /** CPU seconds the server used from the start of the expiry until every worker had applied it. */
+    expiryServerCpu?: ServerCpu;
   };
 }
 
 /** ", median of 3 rounds: 8.3, 5.1, 5.0 s" for results with several rounds. */
 const rounds = (seconds: number[] | undefined) =>
   seconds && seconds.length > 1 ? `, median of ${seconds.length} rounds: ${seconds.map((s) => s.toFixed(1)).join(', ')} s` : '';
+
+const cpuLine = (cpu: UpkeepCpu | undefined) => {
+  if (!cpu) return [];
+  const ingest = cpu.ingest ? `ingest ${cpu.ingest.totalSeconds.toFixed(1)} (main thread ${cpu.ingest.mainThreadSeconds.toFixed(1)}), ` : '';
+  return [`| … CPU seconds used meanwhile | ${ingest}${serverCpuText(cpu.server)} |`];
+};
+const serverCpuText = (cpu: ServerCpu) =>
+  `server workers ${cpu.workerSeconds.map((s) => s.toFixed(1)).join(' + ')}, server primary ${cpu.primarySeconds.toFixed(1)}`;
 
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
 const n = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -116,15 +135,18 @@ export function renderMarkdown(r: BenchResult, other?: BenchResult): string {
       : []),
     `| upsert ${n(r.upkeep.upserts)} observations seen again${r.upkeep.contentUpserts ? ' (only the time changes)' : ''}${rounds(r.upkeep.upsertRoundsSeconds)} | ${n(r.upkeep.upsertsPerSecond)} /s (${r.upkeep.upsertSeconds.toFixed(1)} s) |`,
     ...(r.upkeep.upsertAppliedSeconds !== undefined ? [`| … until every server worker had applied them | ${r.upkeep.upsertAppliedSeconds.toFixed(1)} s |`] : []),
+    ...cpuLine(r.upkeep.upsertCpu),
     ...(r.upkeep.contentUpserts
       ? [
           `| upsert the same ${n(r.upkeep.contentUpserts.upserts)} with a new hostname each (the content changes)${rounds(r.upkeep.contentUpserts.roundsSeconds)} | ${n(r.upkeep.contentUpserts.perSecond)} /s (${r.upkeep.contentUpserts.seconds.toFixed(1)} s) |`,
           `| … until every server worker had applied them | ${r.upkeep.contentUpserts.appliedSeconds.toFixed(1)} s |`,
+          ...cpuLine(r.upkeep.contentUpserts.cpu),
         ]
       : []),
     `| expire the oldest 5% (${n(r.upkeep.expired)} records, found through the index) | ${r.upkeep.expirySeconds.toFixed(1)} s (${n(r.upkeep.expiredPerSecond)} /s) |`,
     ...(r.upkeep.expiryScanSeconds !== undefined ? [`| finding them by a pass over the table instead (no server) | ${r.upkeep.expiryScanSeconds.toFixed(1)} s |`] : []),
     ...(r.upkeep.expiryAppliedSeconds !== undefined ? [`| … until every server worker had applied the expiry | ${r.upkeep.expiryAppliedSeconds.toFixed(1)} s |`] : []),
+    ...(r.upkeep.expiryServerCpu ? [`| … CPU seconds the server used meanwhile | ${serverCpuText(r.upkeep.expiryServerCpu)} |`] : []),
     `| committed ingest → visible through the API | ${ms(r.upkeep.ingestToVisibleMs)} ms |`,
     '',
     ...(r.ingest.reused ? [`Ingest and raw-insert figures: measured ${r.ingest.measuredAt} by the run that prepared this dataset (\`--prepare-only\`); the rest by this run (\`--reuse\`).`, ''] : []),

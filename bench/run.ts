@@ -11,6 +11,7 @@ import { IndexSync } from '../src/search/index-sync.js';
 import { parseHostQuery } from '../src/server/routes/target-intel/query.js';
 import { createStorage, type Storage } from '../src/storage/index.js';
 import { cleanEnv, databaseUrlOf, dropSchema, fail, freePort } from './common.js';
+import { parseChildCpu, serverCpuMark, type ChildCpu } from './cpu-time.js';
 import { writeDataset, type DatasetStats } from './dataset.js';
 import { loadPrepared, PRISTINE, savePrepared, type PreparedDataset } from './prepared.js';
 import { percentile, runLoad, timeRuns, type LoadResult } from './http-load.js';
@@ -122,16 +123,20 @@ async function main(): Promise<void> {
     const walk = await measureWalk(pickWalk(stats, Math.min(100_000, indexed)), baseUrl, token);
 
     say('upkeep: expire the oldest 5%');
+    const expiryServerCpu = serverCpuMark(server.pid!);
     const expiry = await measureExpiry(storage, engine, stats);
     // Each upkeep step starts once every worker has applied the previous one: otherwise the upserts
     // would share the cores with the workers still applying half a million expiry deletes.
     const expiryAppliedSeconds = expiry.expirySeconds + (await waitForWorkers(baseUrl, storage, options.workers));
+    const expiryCpu = expiryServerCpu.since();
     // Each kind of upsert runs UPSERT_ROUNDS times (each round newer than the last, so every round
     // writes): one run's time varied by up to 1.8× on a shared machine. The median is reported.
     const upsertRound = async (change: 'time' | 'hostname', round: number) => {
       say(`upkeep: upsert 100k observations seen again, ${change === 'time' ? 'only the time changes' : 'with a new hostname (the content changes)'} (round ${round + 1} of ${UPSERT_ROUNDS})`);
+      const serverCpu = serverCpuMark(server.pid!);
       const run = await measureUpserts(dataset, work, env, Math.min(100_000, options.records), change, round);
-      return { ...run, appliedSeconds: run.upsertSeconds + (await waitForWorkers(baseUrl, storage, options.workers)) };
+      const appliedSeconds = run.upsertSeconds + (await waitForWorkers(baseUrl, storage, options.workers));
+      return { ...run, appliedSeconds, cpu: { ingest: run.cpu, server: serverCpu.since() } };
     };
     const timeRounds = [];
     for (let round = 0; round < UPSERT_ROUNDS; round++) timeRounds.push(await upsertRound('time', round));
@@ -169,16 +174,19 @@ async function main(): Promise<void> {
         upsertsPerSecond: upsert.upsertsPerSecond,
         upsertAppliedSeconds: upsert.appliedSeconds,
         upsertRoundsSeconds: timeRounds.map((round) => round.upsertSeconds),
+        upsertCpu: upsert.cpu,
         contentUpserts: {
           upserts: contentUpsert.upserts,
           seconds: contentUpsert.upsertSeconds,
           perSecond: contentUpsert.upsertsPerSecond,
           appliedSeconds: contentUpsert.appliedSeconds,
           roundsSeconds: contentRounds.map((round) => round.upsertSeconds),
+          cpu: contentUpsert.cpu,
         },
         ...visible,
         ...expiry,
         expiryAppliedSeconds,
+        expiryServerCpu: expiryCpu,
       },
     };
     const files = writeReport(options.out, result);
@@ -317,7 +325,7 @@ async function measureUpserts(dataset: string, work: string, env: Record<string,
   out.end();
   await new Promise<void>((resolve) => out.on('finish', () => resolve()));
   const run = await runCliMeasured(['ingest', 'scans', '--batch-size', '2000', changed], env);
-  return { upserts: written, upsertSeconds: run.seconds, upsertsPerSecond: written / run.seconds };
+  return { upserts: written, upsertSeconds: run.seconds, upsertsPerSecond: written / run.seconds, cpu: run.cpu };
 }
 
 /**
@@ -415,7 +423,7 @@ async function measureExpiry(storage: Storage, engine: IndexSync, stats: Dataset
   return { expired, expirySeconds: seconds, expiredPerSecond: expired / seconds, expiryScanSeconds };
 }
 
-function runCliMeasured(args: string[], env: Record<string, string>): Promise<{ seconds: number; maxRssKb: number; stderr: string }> {
+function runCliMeasured(args: string[], env: Record<string, string>): Promise<{ seconds: number; maxRssKb: number; cpu?: ChildCpu; stderr: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, ['--import', RSS_REPORT, CLI, ...args], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -425,7 +433,7 @@ function runCliMeasured(args: string[], env: Record<string, string>): Promise<{ 
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`vulnscope ${args.join(' ')} exited ${code}: ${stderr}`));
       const rss = /bench:maxrss_kb=(\d+)/.exec(stderr);
-      resolve({ seconds: (performance.now() - started) / 1000, maxRssKb: rss ? Number(rss[1]) : NaN, stderr });
+      resolve({ seconds: (performance.now() - started) / 1000, maxRssKb: rss ? Number(rss[1]) : NaN, cpu: parseChildCpu(stderr), stderr });
     });
   });
 }

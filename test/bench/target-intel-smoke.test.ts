@@ -48,6 +48,15 @@ describe('npm run bench (10k smoke)', () => {
       expect([...rounds].sort((a: number, b: number) => a - b)[1]).toBe(median);
     }
     expect(result.upkeep.contentUpserts.appliedSeconds).toBeGreaterThanOrEqual(result.upkeep.contentUpserts.seconds);
+    // Where the cores went: the ingest process (its main thread a part of it) and each server worker.
+    for (const cpu of [result.upkeep.upsertCpu, result.upkeep.contentUpserts.cpu]) {
+      expect(cpu.ingest.totalSeconds).toBeGreaterThan(0);
+      expect(cpu.ingest.mainThreadSeconds).toBeGreaterThan(0);
+      expect(cpu.ingest.mainThreadSeconds).toBeLessThanOrEqual(cpu.ingest.totalSeconds);
+      expect(cpu.server.workerSeconds).toHaveLength(result.serverWorkers);
+    }
+    expect(result.upkeep.expiryServerCpu.workerSeconds).toHaveLength(result.serverWorkers);
+    expect(result.upkeep.expiryServerCpu.workerSeconds.every((s: number) => s >= 0)).toBe(true);
     expect(fs.readFileSync(path.join(out, 'sqlite-10000.md'), 'utf8')).toContain('| rare CVE |');
   }, 180_000);
 });
