@@ -1,3 +1,4 @@
+import type { Listening } from '../storage/database.js';
 import type { HostRepository } from '../storage/hosts.js';
 import { HostIndex } from './host-index.js';
 
@@ -7,6 +8,8 @@ export interface IndexStatus {
   lastRefreshAt?: number;
   memoryBytes: number;
   buildMs?: number;
+  /** Whether commits are announced to this index (PostgreSQL), so queries read the log only after one. */
+  listening: boolean;
 }
 
 const SCAN_BATCH = 5000;
@@ -24,6 +27,12 @@ export class IndexSync {
   private buildMs: number | undefined;
   private refreshing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** Set while storage announces commits of the change log to this index. */
+  private listening: Listening | undefined;
+  private listenRetry: NodeJS.Timeout | undefined;
+  private listenWanted = false;
+  /** A change may have been committed that this index has not read yet (always so unless listening). */
+  private announced = true;
 
   constructor(private readonly hosts: HostRepository) {}
 
@@ -38,16 +47,65 @@ export class IndexSync {
   /** Applies every change committed since the last refresh. Concurrent callers share one run. */
   refresh(): Promise<void> {
     if (!this.refreshing) {
-      this.refreshing = this.applyChanges().finally(() => {
-        this.refreshing = undefined;
-      });
+      // Cleared before the log is read: an announcement arriving during the read sets it again.
+      this.announced = false;
+      this.refreshing = this.applyChanges()
+        .catch((error: unknown) => {
+          this.announced = true;
+          throw error;
+        })
+        .finally(() => {
+          this.refreshing = undefined;
+        });
     }
     return this.refreshing;
   }
 
+  /**
+   * Before a query: reads the log, unless storage announces commits to this index and none was
+   * announced since the last read (on PostgreSQL that spares every query a round trip).
+   */
+  catchUp(): Promise<void> {
+    return this.listening && !this.announced ? Promise.resolve() : this.refresh();
+  }
+
+  /**
+   * Listens for announced commits, where storage announces them (PostgreSQL). If the connection is
+   * lost, every query reads the log again until listening resumes, retried every `retryMs`.
+   */
+  async listen(onError: (error: unknown) => void, retryMs = 1000): Promise<void> {
+    this.listenWanted = true;
+    const retry = () => {
+      if (this.listenWanted) this.listenRetry = setTimeout(() => void this.listen(onError, retryMs), retryMs).unref();
+    };
+    let listening: Listening | undefined;
+    try {
+      listening = await this.hosts.watchChanges({
+        notified: () => {
+          this.announced = true;
+        },
+        lost: (error) => {
+          this.listening = undefined;
+          this.announced = true;
+          onError(error);
+          retry();
+        },
+      });
+    } catch (error) {
+      onError(error);
+      retry();
+      return;
+    }
+    if (!listening) return;
+    if (!this.listenWanted) return listening.close();
+    this.listening = listening;
+    // Commits before the LISTEN took effect were not announced: the next query reads the log.
+    this.announced = true;
+  }
+
   /** Polls the change log every `intervalMs` until stopped. */
   start(intervalMs: number, onError: (error: unknown) => void): void {
-    this.stop();
+    this.stopPolling();
     const tick = () => {
       this.refresh()
         .catch(onError)
@@ -58,7 +116,18 @@ export class IndexSync {
     this.timer = setTimeout(tick, intervalMs);
   }
 
-  stop(): void {
+  /** Stops polling and listening. */
+  async stop(): Promise<void> {
+    this.stopPolling();
+    this.listenWanted = false;
+    clearTimeout(this.listenRetry);
+    const listening = this.listening;
+    this.listening = undefined;
+    this.announced = true;
+    await listening?.close();
+  }
+
+  private stopPolling(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -70,6 +139,7 @@ export class IndexSync {
       lastRefreshAt: this.lastRefreshAt,
       memoryBytes: this.index.memoryBytes(),
       buildMs: this.buildMs,
+      listening: this.listening !== undefined,
     };
   }
 

@@ -1,5 +1,6 @@
 import { RoaringBitmap32, type Bitmap } from './bitmap.js';
 import type { GrowableColumn } from './columns.js';
+import { firstByTime } from './first-by-time.js';
 import type { PageRequest, PageResult, SortField, SortPosition } from './host-query.js';
 import type { Postings } from './postings.js';
 
@@ -111,13 +112,18 @@ function walkBuckets(
       skip -= count;
       continue;
     }
-    let ids = Array.from(RoaringBitmap32.and(bucket.bitmap, candidates).toUint32Array());
-    if (mayHoldEarlier) ids = ids.filter(isAfter);
+    let inBucket = RoaringBitmap32.and(bucket.bitmap, candidates).toUint32Array();
+    if (mayHoldEarlier) inBucket = inBucket.filter(isAfter);
+    let ids: number[];
     if (request.sort === 'port') {
       // Within one port the order is by id, which the bitmap already yields.
+      ids = Array.from(inBucket);
       if (request.order === 'desc') ids.reverse();
+    } else if (request.sort === 'timestamp' || request.sort === 'date_added') {
+      const time = request.sort === 'timestamp' ? columns.observedAt : columns.dateAdded;
+      ids = firstByTime(inBucket, skip + request.limit - result.length, (id) => time.get(id), request.order);
     } else {
-      ids.sort(compare);
+      ids = Array.from(inBucket).sort(compare);
     }
     for (const id of ids) {
       if (skip > 0) {

@@ -39,6 +39,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const app = await buildApp(context, options);
   const logError = (what: string) => (error: unknown) => app.log.error({ err: error }, what);
   context.hostIndex.start(config.indexPollMs, logError('index refresh failed'));
+  await context.hostIndex.listen(logError('listening for change-log commits failed'));
   context.tokens.start(60_000, logError('token last-use flush failed'));
   const sweep = async () => {
     await context.hostIndex.refresh();
@@ -61,7 +62,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       if (closed) return;
       closed = true;
       clearInterval(sweeper);
-      context.hostIndex.stop();
+      await context.hostIndex.stop();
       await app.close();
       await context.tokens.stop().catch(() => {});
       await context.storage.close();

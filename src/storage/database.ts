@@ -19,6 +19,29 @@ export interface Database extends Sql {
   close(): Promise<void>;
   /** Human-readable location without credentials, for logs and /healthz. */
   readonly description: string;
+  /**
+   * PostgreSQL only: over a connection of its own, calls `handlers.notified` for each notification
+   * on `channel` whose payload is this database's schema (see `announce`), and `handlers.lost`
+   * once if that connection fails (nothing is delivered after it: listen again).
+   */
+  listen?(channel: string, handlers: ListenHandlers): Promise<Listening>;
+}
+
+export interface ListenHandlers {
+  notified(): void;
+  lost(error: Error): void;
+}
+
+export interface Listening {
+  close(): Promise<void>;
+}
+
+/**
+ * Within a transaction on PostgreSQL: notifies the listeners of `channel` in this schema when the
+ * transaction commits (never if it rolls back). Nothing on SQLite.
+ */
+export async function announce(tx: Sql, channel: string): Promise<void> {
+  if (tx.engine === 'postgres') await tx.run(`SELECT pg_notify(?, current_schema())`, [channel]);
 }
 
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {

@@ -1,5 +1,5 @@
 import type { Fingerprint } from '../core/observation.js';
-import type { Database, Sql } from './database.js';
+import { announce, type Database, type ListenHandlers, type Listening, type Sql } from './database.js';
 import { applyBatch, logChanges } from './host-upsert.js';
 
 /** One target-intel record as the ingest pipeline writes it. */
@@ -307,6 +307,15 @@ export class HostRepository {
     return total;
   }
 
+  /**
+   * Calls `handlers.notified` after each commit that wrote the change log, from any process, where
+   * the engine announces commits (PostgreSQL); undefined where it does not (SQLite: asking the log
+   * is a local read).
+   */
+  async watchChanges(handlers: ListenHandlers): Promise<Listening | undefined> {
+    return this.db.listen?.(CHANGES_CHANNEL, handlers);
+  }
+
   /** Change-log entries older than `before` are no longer needed by any running index. */
   async pruneChanges(before: number): Promise<number> {
     return (await this.db.run(`DELETE FROM host_changes WHERE changed_at < ?`, [before])).changes;
@@ -374,10 +383,16 @@ export class HostRepository {
   }
 }
 
+const CHANGES_CHANNEL = 'vulnscope_host_changes';
+
 /**
- * On PostgreSQL, concurrent writers could commit change-log sequence numbers out of order, and a
- * tailing index would skip the late one. Writers take this lock so commits follow sequence order.
+ * Every writer of the change log starts with this. On PostgreSQL, concurrent writers could commit
+ * change-log sequence numbers out of order, and a tailing index would skip the late one: writers
+ * take this lock so commits follow sequence order. And the commit is announced to the listening
+ * servers (see `watchChanges`), so they need not ask the log before every query.
  */
 async function lockChangeLog(tx: Sql): Promise<void> {
-  if (tx.engine === 'postgres') await tx.run(`LOCK TABLE host_changes IN SHARE ROW EXCLUSIVE MODE`);
+  if (tx.engine !== 'postgres') return;
+  await tx.run(`LOCK TABLE host_changes IN SHARE ROW EXCLUSIVE MODE`);
+  await announce(tx, CHANGES_CHANNEL);
 }

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { unavailable } from '../core/errors.js';
-import type { Database, Sql, SqlValue } from './database.js';
+import type { Database, ListenHandlers, Listening, Sql, SqlValue } from './database.js';
 
 // BIGINT columns hold epoch milliseconds and ids, all well inside Number's exact range.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -75,13 +75,8 @@ function wrap(client: pg.Pool | pg.PoolClient): Sql {
 
 export async function openPostgres(url: string, schema?: string): Promise<Database> {
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 8,
-    connectionTimeoutMillis: 5000,
-    idleTimeoutMillis: 30_000,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
+  const schemaOption = schema ? { options: `-c search_path=${schema}` } : {};
+  const pool = new pg.Pool({ connectionString: url, max: 8, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, ...schemaOption });
   // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on('error', () => {});
   if (schema) {
@@ -128,6 +123,40 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
     },
     async close() {
       await pool.end();
+    },
+    listen: (channel, handlers) => listen({ connectionString: url, ...schemaOption }, channel, handlers),
+  };
+}
+
+/** LISTEN on a client outside the pool: a pooled connection would be handed to queries and released. */
+async function listen(config: pg.ClientConfig, channel: string, handlers: ListenHandlers): Promise<Listening> {
+  const client = new pg.Client({ ...config, connectionTimeoutMillis: 5000 });
+  let closing = false;
+  let lost = false;
+  const loseOnce = (error: Error) => {
+    if (closing || lost) return;
+    lost = true;
+    handlers.lost(error);
+    client.end().catch(() => {});
+  };
+  client.on('error', loseOnce);
+  client.on('end', () => loseOnce(new Error('the notification connection closed')));
+  try {
+    await client.connect();
+    const schema = (await client.query<{ schema: string }>('SELECT current_schema() AS schema')).rows[0]!.schema;
+    client.on('notification', (message) => {
+      if (message.channel === channel && message.payload === schema) handlers.notified();
+    });
+    await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+  } catch (error) {
+    closing = true;
+    await client.end().catch(() => {});
+    throw translate(error);
+  }
+  return {
+    async close() {
+      closing = true;
+      await client.end().catch(() => {});
     },
   };
 }

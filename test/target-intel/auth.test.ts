@@ -40,6 +40,8 @@ describe.each(engineCases())('target-intel authentication on $name', (engine) =>
     expect(response.body.status).toBe('ok');
     expect(response.body.index.records).toBe(t.context.hostIndex.index.size);
     expect(response.body.index.memory_bytes).toBeGreaterThan(0);
+    // A test app does not listen for announced commits (a started server on PostgreSQL does).
+    expect(response.body.index.listening).toBe(false);
     const memory = response.body.process;
     expect(memory.pid).toBe(process.pid);
     expect(memory.heap_used_bytes).toBeGreaterThan(0);

@@ -39,6 +39,8 @@ export function registerHealth(app: FastifyInstance, context: AppContext): void 
         memory_bytes: index.memoryBytes,
         ...(index.buildMs !== undefined ? { build_ms: Math.round(index.buildMs) } : {}),
         ...(index.lastRefreshAt ? { refreshed_at: new Date(index.lastRefreshAt).toISOString() } : {}),
+        // PostgreSQL: commits are announced to this process, so queries read the change log only after one.
+        listening: index.listening,
       },
     };
   });

@@ -96,7 +96,7 @@ export function registerTargetIntel(app: FastifyInstance, context: AppContext): 
 /** A refresh that fails (storage unreachable, a broken connection) is a 503 the client may retry, never a 500. */
 async function refreshOrUnavailable(sync: AppContext['hostIndex']): Promise<void> {
   try {
-    await sync.refresh();
+    await sync.catchUp();
   } catch (error) {
     if (error instanceof VulnscopeError) throw error;
     throw unavailable('the index could not be brought up to date with the database; try again shortly');
