@@ -44,7 +44,13 @@ describe('HostIndex under churn (records hold group ids, families come from thei
     const current = new Map<number, IndexEntry>();
     for (let step = 1; step <= 3000; step++) {
       const id = 1 + Math.floor(random.next() * 300);
-      if (random.next() < 0.25) {
+      const held = current.get(id);
+      if (held && random.next() < 0.3) {
+        // Observed again with nothing else changed: only the time (and its hour posting) moves.
+        const observedAt = Math.floor(random.next() * 72) * 3_600_000 + Math.floor(random.next() * 3_600_000);
+        expect(index.retime(id, observedAt, step)).toBe(true);
+        current.set(id, { ...held, observedAt });
+      } else if (random.next() < 0.25) {
         index.remove(id, step);
         current.delete(id);
       } else {
@@ -57,5 +63,14 @@ describe('HostIndex under churn (records hold group ids, families come from thei
     for (const entry of current.values()) rebuilt.upsert(entry, 1);
     for (const params of QUERIES) expect(matching(index, params), JSON.stringify(params)).toEqual(matching(rebuilt, params));
     expect(index.size).toBe(current.size);
+    expect(index.retime(100_000, 0, 3001)).toBe(false);
+  });
+
+  it('measures its memory a slice at a time to the same figure', async () => {
+    const random = new SeededRandom(9);
+    const index = new HostIndex();
+    for (let id = 1; id <= 2000; id++) index.upsert(randomEntry(random, id), id);
+    expect(await index.memoryBytesYielding()).toBe(index.memoryBytes());
+    expect(index.memoryBytes()).toBeGreaterThan(0);
   });
 });

@@ -87,9 +87,14 @@ export class HostIndex {
    */
   retime(id: number, observedAt: number, seq: number): boolean {
     if (this.pendingLive || !this.live.has(id)) return false;
-    const before = this.familyTermsOf(id, this.previousFamilyScratch);
+    // Only the observation hour's posting can differ (a continuous scan sends most records through here).
+    const before = Math.floor(this.observedAt.get(id) / HOUR_MS);
+    const after = Math.floor(observedAt / HOUR_MS);
     this.observedAt.set(id, observedAt);
-    this.repost(id, before, this.familyTermsOf(id));
+    if (before !== after) {
+      this.unpost(this.postings.familyTermId('to', before), id);
+      this.postings.add(this.postings.familyTermId('to', after), id);
+    }
     this.noteChange(id, seq);
     return true;
   }
@@ -191,8 +196,17 @@ export class HostIndex {
   }
 
   memoryBytes(): number {
+    return this.postings.bitmapBytes() + this.columnBytes();
+  }
+
+  /** memoryBytes() measured a slice at a time, so a serving process is not held up by it. */
+  async memoryBytesYielding(): Promise<number> {
+    return (await this.postings.bitmapBytesYielding()) + this.columnBytes();
+  }
+
+  /** Everything but the bitmaps: hostnames, term groups, columns. */
+  private columnBytes(): number {
     return (
-      this.postings.bitmapBytes() +
       this.hostnames.bytes() +
       this.termGroups.bytes +
       this.listGroup.bytes +
