@@ -1,5 +1,5 @@
 import type { Fingerprint } from '../../../core/observation.js';
-import type { HostRecord } from '../../../storage/hosts.js';
+import type { PageRecord } from '../../../storage/hosts.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isWildcard = (value: string) => value === '*' || value === '-' || value === '';
@@ -18,7 +18,7 @@ function distinct(fingerprints: Fingerprint[], field: 'cpe' | 'vendor' | 'produc
  * is none; enrichment fields appear only when known; `metadata` is omitted (the two SDK
  * generations disagree on its type).
  */
-export function toTargetIntel(record: HostRecord) {
+export function toTargetIntel(record: PageRecord) {
   return {
     ip: record.ip,
     hostname: record.hostname,

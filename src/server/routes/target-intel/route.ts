@@ -52,13 +52,20 @@ export function registerTargetIntel(app: FastifyInstance, context: AppContext): 
         ...(inCursor ? { after: paging.after, snapshotSeq: paging.snapshotSeq } : {}),
       });
       const pageIds = result.ids.slice(0, paging.limit);
-      const records = await context.storage.hosts.getByIds(pageIds);
-      const byId = new Map(records.map((record) => [record.id, record]));
-      const pageRecords = pageIds.flatMap((id) => byId.get(id) ?? []);
-      const evidence = explain ? await explainRecords(pageRecords, matcher) : undefined;
-      const data = pageRecords.map((record, i) =>
-        evidence ? { ...toTargetIntel(record), cve_evidence: evidence[i] } : toTargetIntel(record),
-      );
+      const hosts = context.storage.hosts;
+      const inPageOrder = <T extends { id: number }>(records: T[]) => {
+        const byId = new Map(records.map((record) => [record.id, record]));
+        return pageIds.flatMap((id) => byId.get(id) ?? []);
+      };
+      let data: Array<ReturnType<typeof toTargetIntel>>;
+      if (explain) {
+        // Evidence needs what matching reads; a plain page reads only what it shows.
+        const pageRecords = inPageOrder(await hosts.getByIds(pageIds));
+        const evidence = await explainRecords(pageRecords, matcher);
+        data = pageRecords.map((record, i) => ({ ...toTargetIntel(record), cve_evidence: evidence[i] }));
+      } else {
+        data = inPageOrder(await hosts.getPageRecords(pageIds)).map(toTargetIntel);
+      }
 
       const totalPages = Math.ceil(result.total / paging.limit);
       const maxPages = Math.min(totalPages, Math.floor(RESULT_WINDOW / paging.limit));
