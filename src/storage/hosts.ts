@@ -175,27 +175,13 @@ const optional = (value: string | null) => (value === null ? undefined : value);
 
 function toRecord(row: HostRow): HostRecord {
   return {
-    id: row.id,
-    ip: row.ip,
+    ...toPageRecord(row),
     ipKey: row.ip_key,
-    port: row.port,
-    protocol: row.protocol,
     fpKey: row.fp_key,
-    hostname: row.hostname,
-    observedAt: row.observed_at,
-    dateAdded: row.date_added,
-    asn: optional(row.asn),
-    asName: optional(row.as_name),
-    asDomain: optional(row.as_domain),
-    country: optional(row.country),
-    countryCode: optional(row.country_code),
-    fingerprints: JSON.parse(row.fingerprints),
     osCpes: JSON.parse(row.os_cpes),
     scannerCves: JSON.parse(row.scanner_cves),
     knowledgeCves: row.knowledge_cves === null ? [] : JSON.parse(row.knowledge_cves),
-    cves: JSON.parse(row.cves),
     observedClassifications: JSON.parse(row.observed_classifications),
-    classifications: JSON.parse(row.classifications),
   };
 }
 

@@ -23,7 +23,7 @@ describe.each(engineCases())('the records of an API page on $name', (engine) => 
     expect(ids).toHaveLength(3);
     const full = await t.storage.hosts.getByIds([...ids, 999_999]);
     const page = await t.storage.hosts.getPageRecords([...ids, 999_999]);
-    const byId = (records: Array<{ id: number }>) => [...records].sort((a, b) => a.id - b.id);
+    const byId = <T extends { id: number }>(records: T[]) => [...records].sort((a, b) => a.id - b.id);
     expect(byId(page)).toEqual(byId(full).map(shown));
     expect(page.find((record) => record.ip === '198.51.100.1')).toMatchObject({ asn: 'AS64500', countryCode: 'FR', cves: ['CVE-2021-41773'], classifications: ['c2:sliver'] });
   });
