@@ -21,3 +21,14 @@ export function unionAll(bitmaps: Bitmap[]): Bitmap {
 }
 
 export const emptyBitmap = (): Bitmap => EMPTY.clone();
+
+/**
+ * Removes the values in one native call, or one call per value for a few: the bulk call takes a
+ * typed array, and allocating one costs more than it saves on short lists.
+ */
+export function removeAll(bitmap: Bitmap, values: readonly number[]): void {
+  if (values.length <= FEW) for (const value of values) bitmap.remove(value);
+  else bitmap.removeMany(Uint32Array.from(values));
+}
+
+const FEW = 8;

@@ -50,6 +50,11 @@ describe('HostIndex under churn (records hold group ids, families come from thei
         const observedAt = Math.floor(random.next() * 72) * 3_600_000 + Math.floor(random.next() * 3_600_000);
         expect(index.retime(id, observedAt, step)).toBe(true);
         current.set(id, { ...held, observedAt });
+      } else if (random.next() < 0.05) {
+        // Expiry's batched removal: absent and repeated ids included.
+        const ids = Array.from({ length: 1 + Math.floor(random.next() * 30) }, () => 1 + Math.floor(random.next() * 300));
+        index.removeMany(ids, ids.map(() => step));
+        for (const removed of ids) current.delete(removed);
       } else if (random.next() < 0.25) {
         index.remove(id, step);
         current.delete(id);

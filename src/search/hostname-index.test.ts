@@ -5,9 +5,9 @@ const NAMES = ['mail.example.com', 'mail-01.example.com', 'webmail.example.org',
 
 describe('HostnameIndex (byte trigrams, exact check)', () => {
   const index = new HostnameIndex();
-  index.beginBulk();
+  index.beginBatch();
   NAMES.forEach((name, i) => index.add(i + 1, name));
-  index.endBulk();
+  index.endBatch();
   index.add(100, 'mail.example.com'); // a name shared by two records
 
   it.each<{ contains?: string[]; domains?: string[]; expected: number[] }>([
@@ -36,6 +36,20 @@ describe('HostnameIndex (byte trigrams, exact check)', () => {
     expect([...churn.search(['ü'], undefined)]).toEqual([3]);
     expect([...churn.search(['shop'], undefined)]).toEqual([2]);
     expect(churn.size).toBe(2);
+  });
+
+  it('removes a batch of records, keeping a shared name for its remaining record', () => {
+    const batch = new HostnameIndex();
+    batch.add(1, 'mail.example.com');
+    batch.add(2, 'mail.example.com');
+    batch.add(3, 'mail.example.com');
+    batch.add(4, 'vpn.example.com');
+    batch.removeMany([1, 3, 4, 4, 9]);
+    expect([...batch.search(['mail'], undefined)]).toEqual([2]);
+    expect([...batch.search(['vpn'], undefined)]).toEqual([]);
+    expect(batch.size).toBe(1);
+    batch.removeMany([2]);
+    expect(batch.size).toBe(0);
   });
 });
 
@@ -70,11 +84,54 @@ describe('HostnameIndex remembered searches', () => {
         index.add(record, name);
         names.set(record, name);
       }
+      if (step % 50 === 25) {
+        // Expiry's batched removal, names shared by several records included.
+        const batch = Array.from({ length: 1 + random(40) }, () => 1 + random(300));
+        index.removeMany(batch);
+        for (const removed of batch) names.delete(removed);
+      }
       if (step % 100 === 0) {
         for (const search of SEARCHES) {
           expect([...index.search(search.contains, search.domains)].sort((a, b) => a - b)).toEqual(expected(names, search));
         }
       }
+    }
+  });
+
+  it('answer alike whether changes were written one by one or in batches', () => {
+    const single = new HostnameIndex();
+    const batched = new HostnameIndex();
+    const names = new Map<number, string>();
+    let seed = 11;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    for (let round = 0; round < 60; round++) {
+      batched.beginBatch();
+      // Within a batch a name may be added, removed and its id freed and handed out again.
+      for (let step = 0; step < 40; step++) {
+        const record = 1 + random(120);
+        if (names.has(record) || random(5) === 0) {
+          const batch = random(3) === 0 ? [record, 1 + random(120)] : [record];
+          single.removeMany(batch);
+          batched.removeMany(batch);
+          for (const removed of batch) names.delete(removed);
+        }
+        if (random(3) > 0) {
+          const name = `${WORDS[random(WORDS.length)]}${random(30)}.${DOMAINS[random(DOMAINS.length)]}`;
+          single.add(record, name);
+          batched.add(record, name);
+          names.set(record, name);
+        }
+      }
+      batched.endBatch();
+      // Searches not remembered yet are answered from the trigram postings.
+      const fresh: typeof SEARCHES = [{ contains: [`${WORDS[round % WORDS.length]}${round % 30}.`] }, { contains: [`${round % 30}.${DOMAINS[round % DOMAINS.length]}`] }];
+      for (const search of [...SEARCHES, ...fresh]) {
+        const want = expected(names, search);
+        expect([...single.search(search.contains, search.domains)].sort((a, b) => a - b)).toEqual(want);
+        expect([...batched.search(search.contains, search.domains)].sort((a, b) => a - b)).toEqual(want);
+      }
+      expect(batched.size).toBe(single.size);
+      expect(batched.bytes()).toBe(single.bytes());
     }
   });
 

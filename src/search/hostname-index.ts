@@ -1,4 +1,4 @@
-import { RoaringBitmap32, type Bitmap } from './bitmap.js';
+import { removeAll, RoaringBitmap32, type Bitmap } from './bitmap.js';
 import { ScratchIds, uint32Column } from './columns.js';
 import { byteTrigrams, NameArena, utf8 } from './name-arena.js';
 import { RecentSearches } from './recent-searches.js';
@@ -25,28 +25,64 @@ export class HostnameIndex {
   private readonly recent = new RecentSearches(32);
   private readonly candidateScratch = new ScratchIds();
   private readonly recordScratch = new ScratchIds();
-  /** While bulk loading: hostname ids per trigram not yet in the bitmaps, and how many in all. */
-  private pending: Map<number, number[]> | undefined;
-  private pendingCount = 0;
+  /**
+   * While a batch is open: trigram postings not yet written, one list of hostname ids per trigram,
+   * and the hostname ids freed meanwhile (not handed out again until the postings are written).
+   */
+  private batch: { adds: Map<number, number[]>; removes: Map<number, number[]>; freed: number[]; postings: number } | undefined;
 
-  beginBulk(): void {
-    this.pending = new Map();
+  /**
+   * Until endBatch, trigram postings are gathered and then written with one native call per
+   * trigram: an index build adds millions, and a renamed record moves dozens (one call each cost
+   * more than everything else its update did). Searches wait for endBatch.
+   */
+  beginBatch(): void {
+    this.batch = { adds: new Map(), removes: new Map(), freed: [], postings: 0 };
   }
 
-  endBulk(): void {
-    this.flushPending();
-    this.pending = undefined;
+  endBatch(): void {
+    this.writeBatch();
+    this.batch = undefined;
   }
 
-  /** One native call per trigram and flush; flushed every few million so the buffers stay small. */
-  private flushPending(): void {
-    for (const [trigram, ids] of this.pending ?? []) {
+  /** Removals first; an id added and freed within the batch is not added at all. */
+  private writeBatch(): void {
+    const batch = this.batch;
+    if (!batch) return;
+    for (const [trigram, ids] of batch.removes) {
+      const bitmap = this.trigrams.get(trigram);
+      if (!bitmap) continue;
+      removeAll(bitmap, ids);
+      if (bitmap.isEmpty) this.trigrams.delete(trigram);
+    }
+    for (const [trigram, ids] of batch.adds) {
+      const live = batch.freed.length === 0 ? ids : ids.filter((id) => this.arena.has(id));
+      if (live.length === 0) continue;
       let bitmap = this.trigrams.get(trigram);
       if (!bitmap) this.trigrams.set(trigram, (bitmap = new RoaringBitmap32()));
-      bitmap.addMany(ids);
+      if (live.length === 1) bitmap.add(live[0]!);
+      else bitmap.addMany(live);
     }
-    if (this.pending) this.pending = new Map();
-    this.pendingCount = 0;
+    for (const id of batch.freed) this.freeIds.push(id);
+    this.batch = { adds: new Map(), removes: new Map(), freed: [], postings: 0 };
+  }
+
+  /** Files hostname `id` under its trigrams, now or (in a batch) when the batch is written. */
+  private postTrigrams(id: number, into: 'adds' | 'removes', now: (bitmap: Bitmap | undefined, trigram: number) => void): void {
+    const grams = this.arena.trigramsOf(id, this.gramScratch);
+    const batch = this.batch;
+    if (!batch) {
+      for (const trigram of grams) now(this.trigrams.get(trigram), trigram);
+      return;
+    }
+    const lists = batch[into];
+    for (const trigram of grams) {
+      const ids = lists.get(trigram);
+      if (ids) ids.push(id);
+      else lists.set(trigram, [id]);
+    }
+    // Written every few million postings, so the buffers of an index build stay small.
+    if ((batch.postings += grams.length) >= BATCH_FLUSH_POSTINGS) this.writeBatch();
   }
 
   add(recordId: number, hostname: string): void {
@@ -55,18 +91,10 @@ export class HostnameIndex {
     if (id === 0) {
       id = this.freeIds.pop() ?? this.arena.highestId + 1;
       this.arena.set(id, hostname);
-      for (const trigram of this.arena.trigramsOf(id, this.gramScratch)) {
-        if (this.pending) {
-          let ids = this.pending.get(trigram);
-          if (!ids) this.pending.set(trigram, (ids = []));
-          ids.push(id);
-          if (++this.pendingCount >= BULK_FLUSH_POSTINGS) this.flushPending();
-          continue;
-        }
-        let bitmap = this.trigrams.get(trigram);
-        if (!bitmap) this.trigrams.set(trigram, (bitmap = new RoaringBitmap32()));
-        bitmap.add(id);
-      }
+      this.postTrigrams(id, 'adds', (bitmap, trigram) => {
+        if (bitmap) bitmap.add(id);
+        else this.trigrams.set(trigram, RoaringBitmap32.of(id));
+      });
       this.soleRecord.set(id, recordId);
     } else {
       const sole = this.soleRecord.get(id);
@@ -88,29 +116,48 @@ export class HostnameIndex {
   }
 
   remove(recordId: number): void {
-    const id = this.hostnameOfRecord.get(recordId);
-    if (id === 0) return;
-    this.hostnameOfRecord.set(recordId, 0);
-    for (const search of this.recent.values()) search.records.remove(recordId);
+    this.removeMany([recordId]);
+  }
+
+  /** Takes the records off their hostnames; a hostname left without records leaves its trigrams. */
+  removeMany(recordIds: readonly number[]): void {
+    if (!this.batch && recordIds.length > 1) {
+      this.beginBatch();
+      this.removeMany(recordIds);
+      this.endBatch();
+      return;
+    }
+    const unfiled: number[] = [];
+    for (const recordId of recordIds) {
+      const id = this.hostnameOfRecord.get(recordId);
+      if (id === 0) continue;
+      this.hostnameOfRecord.set(recordId, 0);
+      unfiled.push(recordId);
+      if (!this.detach(id, recordId)) continue;
+      this.postTrigrams(id, 'removes', (bitmap, trigram) => {
+        if (!bitmap) return;
+        bitmap.remove(id);
+        if (bitmap.isEmpty) this.trigrams.delete(trigram);
+      });
+      this.arena.clear(id);
+      this.soleRecord.set(id, 0);
+      if (this.batch) this.batch.freed.push(id);
+      else this.freeIds.push(id);
+    }
+    for (const search of this.recent.values()) removeAll(search.records, unfiled);
+  }
+
+  /** Takes one record off hostname `id`; true when no record is left on it. */
+  private detach(id: number, recordId: number): boolean {
     const records = this.shared.get(id);
-    if (records) {
-      records.delete(recordId);
-      if (records.size > 1) return;
-      this.shared.delete(id);
-      const [last] = records;
-      if (last !== undefined) {
-        this.soleRecord.set(id, last);
-        return;
-      }
-    }
-    for (const trigram of this.arena.trigramsOf(id, this.gramScratch)) {
-      const bitmap = this.trigrams.get(trigram);
-      bitmap?.remove(id);
-      if (bitmap?.isEmpty) this.trigrams.delete(trigram);
-    }
-    this.arena.clear(id);
-    this.soleRecord.set(id, 0);
-    this.freeIds.push(id);
+    if (!records) return true;
+    records.delete(recordId);
+    if (records.size > 1) return false;
+    this.shared.delete(id);
+    const [last] = records;
+    if (last === undefined) return true;
+    this.soleRecord.set(id, last);
+    return false;
   }
 
   /**
@@ -199,7 +246,7 @@ export class HostnameIndex {
   }
 }
 
-const BULK_FLUSH_POSTINGS = 4_000_000;
+const BATCH_FLUSH_POSTINGS = 4_000_000;
 
 function isSorted(values: Uint32Array): boolean {
   for (let i = 1; i < values.length; i++) if (values[i]! < values[i - 1]!) return false;

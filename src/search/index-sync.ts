@@ -195,12 +195,23 @@ export class IndexSync {
       }
       const present = await this.hosts.indexEntriesByIds(toRead);
       const byId = new Map(present.map((record) => [record.id, record]));
-      for (const id of toRead) {
-        const { seq } = lastById.get(id)!;
-        const record = byId.get(id);
-        // The row as it is now is the truth, whatever the individual log entries said.
-        if (record) this.index.upsert(record, seq);
-        else this.index.remove(id, seq);
+      const removedIds: number[] = [];
+      const removedSeqs: number[] = [];
+      this.index.beginBatch();
+      try {
+        for (const id of toRead) {
+          const { seq } = lastById.get(id)!;
+          const record = byId.get(id);
+          // The row as it is now is the truth, whatever the individual log entries said.
+          if (record) this.index.upsert(record, seq);
+          else {
+            removedIds.push(id);
+            removedSeqs.push(seq);
+          }
+        }
+        this.index.removeMany(removedIds, removedSeqs);
+      } finally {
+        this.index.endBatch();
       }
       this.appliedSeq = changes[changes.length - 1]!.seq;
       if (changes.length < CHANGE_BATCH) break;

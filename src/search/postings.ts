@@ -1,4 +1,4 @@
-import { RoaringBitmap32, type Bitmap } from './bitmap.js';
+import { removeAll, RoaringBitmap32, type Bitmap } from './bitmap.js';
 
 /**
  * Term → bitmap of record ids. Terms are interned to small ids so a record's term list is a
@@ -91,6 +91,18 @@ export class Postings {
     const bitmap = this.bitmaps[termId];
     if (!bitmap) return false;
     bitmap.remove(recordId);
+    return this.dropIfEmpty(termId, bitmap);
+  }
+
+  /** Removes the records from the term in one native call; returns true when the term has no records left. */
+  removeMany(termId: number, recordIds: readonly number[]): boolean {
+    const bitmap = this.bitmaps[termId];
+    if (!bitmap) return false;
+    removeAll(bitmap, recordIds);
+    return this.dropIfEmpty(termId, bitmap);
+  }
+
+  private dropIfEmpty(termId: number, bitmap: Bitmap): boolean {
     if (!bitmap.isEmpty) return false;
     this.bitmaps[termId] = undefined;
     const family = familyOf(this.names[termId]!);
