@@ -45,6 +45,12 @@ export interface PipelineStages {
 const DAY_MS = 86_400_000;
 const TIMED_OUT = Symbol('timed out');
 const WRITES_IN_FLIGHT = 2;
+/**
+ * Reading and preparing items from a buffered input never waits for I/O, so without a pause the
+ * replies of the database (and of the writer thread) would wait until a whole input chunk was
+ * prepared, leaving the database idle between the statements of a batch.
+ */
+const YIELD_EVERY_MS = 1;
 
 export const emptySummary = (): IngestSummary => ({
   read: 0,
@@ -120,7 +126,12 @@ export async function runIngest(
   return summary;
 
   async function readAll(): Promise<void> {
+    let yieldedAt = performance.now();
     for (;;) {
+      if (performance.now() - yieldedAt >= YIELD_EVERY_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        yieldedAt = performance.now();
+      }
       const result = batchDeadline ? await Promise.race([next, batchDeadline]) : await next;
       if (result === TIMED_OUT) {
         await flush();
