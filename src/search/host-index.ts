@@ -196,7 +196,10 @@ export class HostIndex {
     }
   }
 
-  /** Record ids matching the query (a new bitmap). */
+  /**
+   * Record ids matching the query. Read only: it may be one of the index's own posting lists, valid
+   * until the index next changes.
+   */
   evaluate(query: HostQuery): Bitmap {
     const parts: Bitmap[] = [];
     const empty = () => new RoaringBitmap32();
@@ -219,7 +222,19 @@ export class HostIndex {
     for (const range of query.dateAdded) parts.push(this.timeFilter('ta', this.dateAdded, range));
     for (const range of query.observed) parts.push(this.timeFilter('to', this.observedAt, range));
 
-    return parts.length === 0 ? this.live.clone() : intersectAll(parts);
+    if (parts.length === 0) return this.live;
+    const result = intersectAll(parts);
+    if (parts.length > 1) for (const part of parts) this.release(part);
+    return result;
+  }
+
+  /**
+   * Frees a bitmap made for one query at once. Roaring reports its native memory to V8, and a
+   * server dropping megabytes of it per query was set off into a full garbage collection of its
+   * heap every few dozen queries (a third of a broad query's time at 10M records).
+   */
+  private release(bitmap: Bitmap): void {
+    if (bitmap !== this.live && !this.postings.isList(bitmap)) bitmap.clear();
   }
 
   /** Ids of the records observed before `before`, ascending (the expiry sweep's candidates). */
@@ -229,9 +244,19 @@ export class HostIndex {
 
   /** Exact total and one page of ids in sort order. */
   page(query: HostQuery, request: PageRequest): PageResult {
-    const candidates = this.evaluate(query);
-    if (request.snapshotSeq !== undefined) candidates.andNotInPlace(this.changedSince(request.snapshotSeq, candidates));
-    return selectPage(candidates, request, this.sortColumns());
+    let candidates = this.evaluate(query);
+    if (request.snapshotSeq !== undefined) {
+      const changed = this.changedSince(request.snapshotSeq, candidates);
+      if (!changed.isEmpty) {
+        const unchanged = RoaringBitmap32.andNot(candidates, changed);
+        this.release(candidates);
+        candidates = unchanged;
+      }
+      changed.clear();
+    }
+    const result = selectPage(candidates, request, this.sortColumns());
+    this.release(candidates);
+    return result;
   }
 
   /** Sort key of a record (for cursors). */
@@ -267,7 +292,7 @@ export class HostIndex {
   /** Records filed under a flag term (`hascve`, `confirmed`), or with `false` those that are not. */
   private flagged(name: string, flag: boolean): Bitmap {
     const withFlag = this.postings.get(name) ?? new RoaringBitmap32();
-    return flag ? withFlag.clone() : RoaringBitmap32.andNot(this.live, withFlag);
+    return flag ? withFlag : RoaringBitmap32.andNot(this.live, withFlag);
   }
 
   private classified(values: string[]): Bitmap {
@@ -288,7 +313,7 @@ export class HostIndex {
     if (given === 0) return undefined;
     if (given === 1 && !cpe) {
       const name = vendor !== undefined ? `v:${vendor}` : product !== undefined ? `p:${product}` : `ver:${version}`;
-      return (this.postings.get(name.toLowerCase()) ?? new RoaringBitmap32()).clone();
+      return this.postings.get(name.toLowerCase()) ?? new RoaringBitmap32();
     }
     const lower = (value: string | undefined) => value?.toLowerCase();
     const [v, p, ver] = [lower(vendor), lower(product), lower(version)];

@@ -112,7 +112,9 @@ function walkBuckets(
       skip -= count;
       continue;
     }
-    let inBucket = RoaringBitmap32.and(bucket.bitmap, candidates).toUint32Array();
+    const matching = RoaringBitmap32.and(bucket.bitmap, candidates);
+    let inBucket = matching.toUint32Array();
+    matching.clear();
     if (mayHoldEarlier) inBucket = inBucket.filter(isAfter);
     let ids: number[];
     if (request.sort === 'port') {

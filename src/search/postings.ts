@@ -9,6 +9,8 @@ export class Postings {
   private readonly ids = new Map<string, number>();
   private readonly names: string[] = [];
   private readonly bitmaps: (Bitmap | undefined)[] = [];
+  /** Every posting list this holds or held (a query's own bitmaps are released after it, these never). */
+  private readonly lists = new WeakSet<Bitmap>();
   private readonly families = new Map<string, BucketFamily>();
   /** While bulk loading: ids per term not yet added to the bitmaps, and how many in all. */
   private pending: Array<number[] | undefined> | undefined;
@@ -34,15 +36,26 @@ export class Postings {
       id = this.names.length;
       this.ids.set(name, id);
       this.names.push(name);
-      this.bitmaps.push(new RoaringBitmap32());
+      this.bitmaps.push(this.newList());
       const family = familyOf(name);
       if (family) this.family(family.prefix).addKey(family.key);
     } else if (!this.bitmaps[id]) {
-      this.bitmaps[id] = new RoaringBitmap32();
+      this.bitmaps[id] = this.newList();
       const family = familyOf(name);
       if (family) this.family(family.prefix).addKey(family.key);
     }
     return id;
+  }
+
+  private newList(): Bitmap {
+    const bitmap = new RoaringBitmap32();
+    this.lists.add(bitmap);
+    return bitmap;
+  }
+
+  /** Whether the bitmap is (or was) one of the posting lists, which callers only read. */
+  isList(bitmap: Bitmap): boolean {
+    return this.lists.has(bitmap);
   }
 
   add(termId: number, recordId: number): void {
