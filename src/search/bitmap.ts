@@ -27,6 +27,17 @@ export function unionAll(bitmaps: Bitmap[]): Bitmap {
   return RoaringBitmap32.orMany(bitmaps);
 }
 
+/**
+ * `owned` (made by the caller) united with read-only `others`, in one allocation: `owned` itself
+ * when there are none, else a new bitmap, `owned` being freed at once (see intersectAll).
+ */
+export function uniteOwned(owned: Bitmap, others: Bitmap[]): Bitmap {
+  if (others.length === 0) return owned;
+  const union = RoaringBitmap32.orMany([owned, ...others]);
+  owned.clear();
+  return union;
+}
+
 export const emptyBitmap = (): Bitmap => EMPTY.clone();
 
 /**

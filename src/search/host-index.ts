@@ -1,7 +1,7 @@
 import { cpeMatches } from '../core/cpe.js';
 import { dottedQuadValue, parseIp, type IpRange } from '../core/ip.js';
 import type { IndexEntry } from '../storage/hosts.js';
-import { intersectAll, RoaringBitmap32, unionAll, type Bitmap } from './bitmap.js';
+import { intersectAll, RoaringBitmap32, uniteOwned, unionAll, type Bitmap } from './bitmap.js';
 import { float64Column, uint16Column, uint32Column, uint8Column, type GrowableColumn } from './columns.js';
 import type { HostQuery, PageRequest, PageResult, SortPosition, TimeRange } from './host-query.js';
 import { selectPage, type SortColumns } from './page.js';
@@ -374,8 +374,7 @@ export class HostIndex {
         else for (const id of bucket) if (this.ipv4.get(id) >= from && this.ipv4.get(id) <= to) result.add(id);
       }
     }
-    if (whole.length) result.orInPlace(unionAll(whole));
-    return result;
+    return uniteOwned(result, whole);
   }
 
   private timeFilter(prefix: 'ta' | 'to', column: { get(id: number): number }, range: TimeRange): Bitmap {
@@ -393,8 +392,7 @@ export class HostIndex {
       if (hour * HOUR_MS >= from && (hour + 1) * HOUR_MS <= to) whole.push(bucket);
       else for (const id of bucket) if (column.get(id) >= from && column.get(id) < to) result.add(id);
     }
-    if (whole.length) result.orInPlace(unionAll(whole));
-    return result;
+    return uniteOwned(result, whole);
   }
 
   /** Ids changed after `seq` (among `within`), from the recent-change log or, past it, the columns. */
