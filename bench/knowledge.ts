@@ -18,7 +18,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { parseDatabaseUrl, type DatabaseConfig } from '../src/config.js';
-import { parseCpe } from '../src/core/cpe.js';
 import { convertNvdCve } from '../src/ingest/advisories/nvd.js';
 import type { AdvisoryItem } from '../src/ingest/advisories/types.js';
 import { ClassificationResolver } from '../src/ingest/classifications/resolver.js';

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   CPE_ATTRIBUTES,
+  bindFsValueByUnits,
   compareAttribute,
   compareWfn,
   cpeMatches,
@@ -11,7 +12,10 @@ import {
   isCpe,
   parseCpe,
   parseCpeQuery,
+  plainFsFieldToWfn,
+  plainWfnToFs,
   quoteWfnValue,
+  unbindFsValueByUnits,
   unquoteWfnValue,
   type Relation,
   type Wfn,
@@ -899,6 +903,53 @@ describe('real CPEs from the shared data', () => {
     const name = parseCpe(uri);
     expect(formatCpe22(name)).toBe(uri);
     expect(parseCpe(formatCpe23(name))).toEqual(name);
+  });
+});
+
+describe('fast paths for plain values give what the unit-by-unit binding gives', () => {
+  // Characters the fast paths must handle or decline: plain ones, quoting, wildcards, upper case.
+  const alphabet = fc.constantFrom(...'abz09_.-\\*?A:%~ ');
+  const text = fc.array(alphabet, { minLength: 1, maxLength: 8 }).map((chars) => chars.join(''));
+  const outcome = (action: () => string) => {
+    try {
+      return action();
+    } catch (error) {
+      return `error: ${(error as Error).message}`;
+    }
+  };
+
+  it('FS field → WFN value', () => {
+    fc.assert(
+      fc.property(text, (field) => {
+        const fast = plainFsFieldToWfn(field);
+        if (fast !== undefined) expect(fast).toBe(outcome(() => unbindFsValueByUnits(field, 'version', field)));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('WFN value → FS field', () => {
+    fc.assert(
+      fc.property(text, (value) => {
+        const fast = plainWfnToFs(value);
+        if (fast !== undefined) expect(fast).toBe(outcome(() => bindFsValueByUnits(value)));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it.each([
+    ['2.4.49', '2\\.4\\.49'],
+    ['http_server', 'http_server'],
+    ['pan-os', 'pan\\-os'],
+    ['-', '\\-'],
+  ])('the fast paths answer for plain %s (WFN %s)', (field, wfnValue) => {
+    expect(plainFsFieldToWfn(field)).toBe(wfnValue);
+    expect(plainWfnToFs(wfnValue)).toBe(field === '-' ? '\\-' : field);
+  });
+
+  it.each(['2\\.4*', 'a\\:b', 'Apache', '1\\.0\\', ''])('the fast path declines WFN value %s', (value) => {
+    expect(plainWfnToFs(value)).toBeUndefined();
   });
 });
 

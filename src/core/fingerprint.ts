@@ -3,7 +3,7 @@
  * normalised form fingerprints are stored in.
  */
 import { createHash } from 'node:crypto';
-import { ANY, NA, formatCpe23, parseCpe, quoteWfnValue, unquoteWfnValue, type Wfn } from './cpe.js';
+import { ANY, concreteWfnValue, formatCpe23, parseCpe, quoteWfnValue, type Wfn } from './cpe.js';
 import { boundedMemo } from './memo.js';
 import type { Fingerprint } from './observation.js';
 
@@ -57,7 +57,7 @@ export function normaliseFingerprint(fp: Fingerprint): Fingerprint {
   const version = present(fp.version);
   if (wfn.version === ANY && version !== undefined) {
     const quoted = tryQuote(version.trim());
-    if (quoted !== undefined && displayValue(quoted) !== undefined) {
+    if (quoted !== undefined && concreteWfnValue(quoted) !== undefined) {
       wfn = { ...wfn, version: quoted };
       formatted = formatCpe23(wfn);
     }
@@ -108,7 +108,7 @@ const parsedCpe = boundedMemo((text): CanonicalCpe | undefined => {
 function shownValues(wfn: Readonly<Wfn>): ShownValues {
   const shown: ShownValues = {};
   for (const field of FILLED_FIELDS) {
-    const value = displayValue(wfn[field]);
+    const value = concreteWfnValue(wfn[field]);
     if (value !== undefined) shown[field] = value;
   }
   return shown;
@@ -117,9 +117,3 @@ function shownValues(wfn: Readonly<Wfn>): ShownValues {
 const present = (value: string | undefined) =>
   value !== undefined && value.trim() !== '' ? value : undefined;
 
-/** A concrete attribute value as plain text; ANY, NA and wildcard patterns name no value. */
-function displayValue(value: string): string | undefined {
-  const hasWildcard = /[*?]/.test(value.replace(/\\./g, ''));
-  if (value === ANY || value === NA || hasWildcard) return undefined;
-  return unquoteWfnValue(value);
-}

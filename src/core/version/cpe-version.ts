@@ -5,7 +5,7 @@
  * (`beta7`, `rc1`, `milestone3`) becomes a pre-release suffix (`2.0-beta7`); ANY and NA updates,
  * and neutral ones (`ga`, `final`), are ignored.
  */
-import { ANY, NA, unquoteWfnValue, type Wfn } from '../cpe.js';
+import { concreteWfnValue as concreteValue, type Wfn } from '../cpe.js';
 
 /** Post-release words an update may start with, mapped to the spelling the version gets. */
 const PATCH_WORDS: Record<string, string> = {
@@ -28,18 +28,6 @@ const PATCH_WORDS: Record<string, string> = {
 const PATCH_UPDATE = /^([a-z]+(?:_[a-z]+)?)[._-]?(\d.*)$/;
 const PRE_RELEASE_UPDATE = /^(?:dev|snapshot|ea|alpha|beta|milestone|rc|cr|pre|preview|a|b|m)[._-]?\d*$/;
 const NEUTRAL_UPDATE = /^(?:ga|final|release|stable)$/;
-
-/** True when a WFN value holds an unquoted `*` or `?`, i.e. it is a pattern, not a value. */
-function hasUnquotedWildcard(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    if (value[i] === '\\') i++;
-    else if (value[i] === '*' || value[i] === '?') return true;
-  }
-  return false;
-}
-
-const concreteValue = (value: string): string | undefined =>
-  value === ANY || value === NA || hasUnquotedWildcard(value) ? undefined : unquoteWfnValue(value);
 
 /** Appends a concrete `update` to a plain version string. */
 export function foldUpdate(version: string, update: string): string {

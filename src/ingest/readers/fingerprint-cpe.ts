@@ -3,13 +3,11 @@
  * fingerprint identities. Conversion always goes through the WFN (src/core/cpe.ts).
  */
 import {
-  ANY,
-  NA,
+  concreteWfnValue,
   formatCpe23,
   parseCpe,
   parseCpeQuery,
   quoteWfnValue,
-  unquoteWfnValue,
   type Wfn,
 } from '../../core/cpe.js';
 import { canonicalCpe } from '../../core/fingerprint.js';
@@ -77,7 +75,7 @@ export const isPlatform = (cpe: ScannerCpe) => cpe.wfn.part === 'o' || cpe.wfn.p
 export function fingerprintFromCpe({ wfn, cpe }: ScannerCpe): Fingerprint {
   const fingerprint: Fingerprint = { cpe };
   for (const attribute of ['vendor', 'product', 'version'] as const) {
-    const value = plainValue(wfn[attribute]);
+    const value = concreteWfnValue(wfn[attribute]);
     if (value !== undefined) fingerprint[attribute] = value;
   }
   return fingerprint;
@@ -100,7 +98,7 @@ export function applicationFingerprints(cpes: ScannerCpe[], detectedVersion?: st
   return applications.map(fingerprintFromCpe);
 }
 
-const hasVersion = (cpe: ScannerCpe) => plainValue(cpe.wfn.version) !== undefined;
+const hasVersion = (cpe: ScannerCpe) => concreteWfnValue(cpe.wfn.version) !== undefined;
 
 /** The same CPE with `version` filled in; undefined when the version cannot be a WFN value. */
 function withVersion(cpe: ScannerCpe, version: string): ScannerCpe | undefined {
@@ -112,8 +110,3 @@ function withVersion(cpe: ScannerCpe, version: string): ScannerCpe | undefined {
   }
 }
 
-/** A concrete attribute value, unquoted; ANY, NA and wildcard patterns (`1\.*`) name no value. */
-function plainValue(value: string): string | undefined {
-  const hasWildcard = /[*?]/.test(value.replace(/\\./g, ''));
-  return value === ANY || value === NA || value === '' || hasWildcard ? undefined : unquoteWfnValue(value);
-}
