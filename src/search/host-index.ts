@@ -6,6 +6,7 @@ import { float64Column, uint16Column, uint32Column, uint8Column, type GrowableCo
 import type { HostQuery, PageRequest, PageResult, SortPosition, TimeRange } from './host-query.js';
 import { selectPage, type SortColumns } from './page.js';
 import { HostnameIndex } from './hostname-index.js';
+import { Intersection } from './intersection.js';
 import { IdentityCatalog } from './identities.js';
 import { familyTerm, Postings } from './postings.js';
 import { RecordTerms } from './record-terms.js';
@@ -201,6 +202,15 @@ export class HostIndex {
    * until the index next changes.
    */
   evaluate(query: HostQuery): Bitmap {
+    const parts = this.filters(query);
+    if (parts.length === 0) return this.live;
+    const result = intersectAll(parts);
+    if (parts.length > 1) for (const part of parts) this.release(part);
+    return result;
+  }
+
+  /** One bitmap per filter of the query (read only; none: every record), to be intersected. */
+  private filters(query: HostQuery): Bitmap[] {
     const parts: Bitmap[] = [];
     const empty = () => new RoaringBitmap32();
     const term = (name: string) => this.postings.get(name) ?? empty();
@@ -221,11 +231,7 @@ export class HostIndex {
     if (query.cidr) parts.push(this.cidrFilter(query.cidr));
     for (const range of query.dateAdded) parts.push(this.timeFilter('ta', this.dateAdded, range));
     for (const range of query.observed) parts.push(this.timeFilter('to', this.observedAt, range));
-
-    if (parts.length === 0) return this.live;
-    const result = intersectAll(parts);
-    if (parts.length > 1) for (const part of parts) this.release(part);
-    return result;
+    return parts;
   }
 
   /**
@@ -244,19 +250,21 @@ export class HostIndex {
 
   /** Exact total and one page of ids in sort order. */
   page(query: HostQuery, request: PageRequest): PageResult {
-    let candidates = this.evaluate(query);
-    if (request.snapshotSeq !== undefined) {
-      const changed = this.changedSince(request.snapshotSeq, candidates);
-      if (!changed.isEmpty) {
-        const unchanged = RoaringBitmap32.andNot(candidates, changed);
-        this.release(candidates);
-        candidates = unchanged;
+    const parts = this.filters(query);
+    const matching = new Intersection(parts.length > 0 ? parts : [this.live]);
+    let candidates = matching;
+    try {
+      if (request.snapshotSeq !== undefined) {
+        const changed = this.changedSince(request.snapshotSeq, () => matching.all());
+        if (!changed.isEmpty) candidates = Intersection.ofOwned(RoaringBitmap32.andNot(matching.all(), changed));
+        changed.clear();
       }
-      changed.clear();
+      return selectPage(candidates, request, this.sortColumns());
+    } finally {
+      if (candidates !== matching) candidates.free();
+      matching.free();
+      for (const part of parts) this.release(part);
     }
-    const result = selectPage(candidates, request, this.sortColumns());
-    this.release(candidates);
-    return result;
   }
 
   /** Sort key of a record (for cursors). */
@@ -396,13 +404,13 @@ export class HostIndex {
   }
 
   /** Ids changed after `seq` (among `within`), from the recent-change log or, past it, the columns. */
-  private changedSince(seq: number, within: Bitmap): Bitmap {
+  private changedSince(seq: number, within: () => Bitmap): Bitmap {
     const changed = new RoaringBitmap32();
     if (this.recentSeqs.length > 0 && this.recentSeqs[0]! <= seq + 1) {
       for (let i = this.recentSeqs.length - 1; i >= 0 && this.recentSeqs[i]! > seq; i--) changed.add(this.recentIds[i]!);
       return changed;
     }
-    for (const id of within) if (this.changeSeq.get(id) > seq) changed.add(id);
+    for (const id of within()) if (this.changeSeq.get(id) > seq) changed.add(id);
     return changed;
   }
 

@@ -1,7 +1,8 @@
-import { RoaringBitmap32, type Bitmap } from './bitmap.js';
+import type { Bitmap } from './bitmap.js';
 import type { GrowableColumn } from './columns.js';
 import { firstByTime } from './first-by-time.js';
 import type { PageRequest, PageResult, SortField, SortPosition } from './host-query.js';
+import type { Intersection } from './intersection.js';
 import type { Postings } from './postings.js';
 
 const HOUR_MS = 3_600_000;
@@ -26,7 +27,7 @@ export interface SortColumns {
  * ones are paged by walking the sort field's buckets (hours, IP blocks, ports) in order and
  * intersecting, so only the buckets that hold the page are materialised and sorted.
  */
-export function selectPage(candidates: Bitmap, request: PageRequest, columns: SortColumns): PageResult {
+export function selectPage(candidates: Intersection, request: PageRequest, columns: SortColumns): PageResult {
   const total = candidates.size;
   const ascending = ascendingComparator(request.sort, columns);
   const compare = request.order === 'asc' ? ascending : (a: number, b: number) => ascending(b, a);
@@ -39,13 +40,13 @@ export function selectPage(candidates: Bitmap, request: PageRequest, columns: So
 }
 
 function sortAll(
-  candidates: Bitmap,
+  candidates: Intersection,
   request: PageRequest,
   compare: (a: number, b: number) => number,
   isAfter: (id: number) => boolean,
 ): number[] {
   const wanted = request.offset + request.limit;
-  const first = smallest(candidates.toUint32Array(), wanted, compare, isAfter);
+  const first = smallest(candidates.all().toUint32Array(), wanted, compare, isAfter);
   return first.slice(request.offset);
 }
 
@@ -94,7 +95,7 @@ export function smallest(
 }
 
 function walkBuckets(
-  candidates: Bitmap,
+  candidates: Intersection,
   request: PageRequest,
   columns: SortColumns,
   compare: (a: number, b: number) => number,
@@ -106,13 +107,13 @@ function walkBuckets(
   for (const bucket of bucketsInOrder(request, columns.postings)) {
     if (startBucket && beforeStart(bucket, startBucket, request.order)) continue;
     const mayHoldEarlier = startBucket !== undefined && sameBucket(bucket, startBucket);
-    const count = bucket.bitmap.andCardinality(candidates);
-    if (count === 0) continue;
-    if (!mayHoldEarlier && skip >= count) {
-      skip -= count;
+    const matching = candidates.within(bucket.bitmap);
+    const count = matching.size;
+    if (count === 0 || (!mayHoldEarlier && skip >= count)) {
+      if (!mayHoldEarlier) skip -= count;
+      matching.clear();
       continue;
     }
-    const matching = RoaringBitmap32.and(bucket.bitmap, candidates);
     let inBucket = matching.toUint32Array();
     matching.clear();
     if (mayHoldEarlier) inBucket = inBucket.filter(isAfter);
