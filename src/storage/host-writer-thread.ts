@@ -6,7 +6,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { HostRepository, type HostWrite } from './hosts.js';
 import { openSqlite } from './sqlite.js';
 
-type Message = { id: number; writes: HostWrite[]; now: number } | { close: true };
+/** `writes`: the batch as JSON (see host-writer.ts). */
+type Message = { id: number; writes: string; now: number } | { close: true };
 
 const db = openSqlite((workerData as { file: string }).file);
 const hosts = new HostRepository(db);
@@ -20,7 +21,7 @@ parentPort!.on('message', (message: Message) => {
       return;
     }
     try {
-      parentPort!.postMessage({ id: message.id, counts: await hosts.upsertBatch(message.writes, message.now) });
+      parentPort!.postMessage({ id: message.id, counts: await hosts.upsertBatch(JSON.parse(message.writes) as HostWrite[], message.now) });
     } catch (error) {
       parentPort!.postMessage({ id: message.id, error: (error as Error).message });
     }

@@ -87,7 +87,9 @@ class ThreadWriter {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, writes, now: Date.now() });
+      // As one JSON string: the structured clone of 2,000 records costs about twice as much to
+      // send and to receive as JSON.stringify and JSON.parse (HostWrite is plain JSON data).
+      this.worker.postMessage({ id, writes: JSON.stringify(writes), now: Date.now() });
     });
   }
 
