@@ -144,17 +144,12 @@ const isDotOrHyphenCode = (code: number) => code === 0x2e || code === 0x2d;
 
 /** FS field → WFN value when the field holds only [a-z0-9_.-] (`.` and `-` get quoted). */
 export function plainFsFieldToWfn(field: string): string | undefined {
-  let quotes = 0;
-  for (let i = 0; i < field.length; i++) {
-    const code = field.charCodeAt(i);
-    if (isDotOrHyphenCode(code)) quotes++;
-    else if (!isLowerUnreservedCode(code)) return undefined;
-  }
-  if (quotes === 0) return field;
   let wfn = '';
   for (let i = 0; i < field.length; i++) {
     const code = field.charCodeAt(i);
-    wfn += isDotOrHyphenCode(code) ? `\\${field[i]}` : field[i];
+    if (isDotOrHyphenCode(code)) wfn += `\\${field[i]}`;
+    else if (isLowerUnreservedCode(code)) wfn += field[i];
+    else return undefined;
   }
   return wfn;
 }

@@ -1,4 +1,4 @@
-import { RoaringBitmap32, type Bitmap } from './bitmap.js';
+import { intersectAll, RoaringBitmap32, type Bitmap } from './bitmap.js';
 
 /**
  * The ids in every one of some bitmaps, counted and met with sort buckets without building the
@@ -23,9 +23,7 @@ export class Intersection {
       return;
     }
     const largest = sorted.pop()!;
-    const rest = this.own(RoaringBitmap32.and(sorted[0]!, sorted[1]!));
-    for (let i = 2; i < sorted.length && !rest.isEmpty; i++) rest.andInPlace(sorted[i]!);
-    this.parts = [rest, largest];
+    this.parts = [this.own(intersectAll(sorted)), largest];
   }
 
   /** An intersection of one bitmap made by the caller: freed with this one. */
