@@ -184,24 +184,19 @@ export class IndexSync {
       }
       // Per record, its last change; and whether any of its changes needs the row read back (a
       // record only observed again, with nothing else changed, is retimed from the log alone).
-      const lastById = new Map<number, { seq: number; observedAt?: number; read: boolean; deleted: boolean }>();
+      const lastById = new Map<number, { seq: number; observedAt?: number; read: boolean }>();
       for (const change of changes) {
         const read = change.observedAt === undefined || lastById.get(change.hostId)?.read === true;
-        lastById.set(change.hostId, { seq: change.seq, observedAt: change.observedAt, read, deleted: change.deleted });
+        lastById.set(change.hostId, { seq: change.seq, observedAt: change.observedAt, read });
       }
       const toRead: number[] = [];
-      const removedIds: number[] = [];
-      const removedSeqs: number[] = [];
       for (const [id, change] of lastById) {
-        // Ids are never reused, so a record whose last change deleted it has no row to read back
-        // (expiry deletes hundreds of thousands at once).
-        if (change.deleted) {
-          removedIds.push(id);
-          removedSeqs.push(change.seq);
-        } else if (change.read || !this.index.retime(id, change.observedAt!, change.seq)) toRead.push(id);
+        if (change.read || !this.index.retime(id, change.observedAt!, change.seq)) toRead.push(id);
       }
       const present = await this.hosts.indexEntriesByIds(toRead);
       const byId = new Map(present.map((record) => [record.id, record]));
+      const removedIds: number[] = [];
+      const removedSeqs: number[] = [];
       this.index.beginBatch();
       try {
         for (const id of toRead) {
