@@ -37,12 +37,12 @@ describe.each(engineCases())('an expiry applied from the change log on $name', (
   afterAll(async () => t?.close());
 
   it('removes the expired records, leaving the index equal to a fresh build', async () => {
-    const running = new IndexSync(t.storage.hosts);
+    const hosts = t.storage.hosts;
+    const running = new IndexSync(hosts);
     await running.build();
     const expired = running.index.idsObservedBefore(T0 + HOUR);
     expect(expired).toHaveLength(100);
 
-    const hosts = t.storage.hosts;
     expect(await hosts.expire(expired, T0 + HOUR)).toBe(100);
     // A content change in the same stretch of the log.
     await t.ingest([{ ...records()[1]!, timestamp: T0 + 49 * HOUR, hostnames: ['renamed.example.com'] }]);
@@ -52,8 +52,8 @@ describe.each(engineCases())('an expiry applied from the change log on $name', (
     await fresh.build();
     expect(running.index.size).toBe(200);
     expect(fresh.index.size).toBe(200);
+    const request = { sort: 'timestamp' as const, order: 'desc' as const, offset: 0, limit: 300 };
     for (const params of QUERIES) {
-      const request = { sort: 'timestamp' as const, order: 'desc' as const, offset: 0, limit: 300 };
       const expected = fresh.index.page(parseHostQuery(params), request);
       const got = running.index.page(parseHostQuery(params), request);
       expect({ total: got.total, ids: got.ids }, JSON.stringify(params)).toEqual({ total: expected.total, ids: expected.ids });
