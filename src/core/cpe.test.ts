@@ -21,8 +21,10 @@ import {
   type Wfn,
 } from './cpe.js';
 import { VulnscopeError } from './errors.js';
+import { FIXTURES } from '../../test/support/fixtures.js';
+import { pathToFileURL } from 'node:url';
 
-const SHARED_DATA = new URL('../../../shared/data/', import.meta.url);
+const FIXTURE_URL = pathToFileURL(FIXTURES);
 
 /** A full WFN: the given attributes, every other one ANY. */
 function wfn(attributes: Partial<Wfn>): Wfn {
@@ -831,7 +833,7 @@ describe('unquoteWfnValue / quoteWfnValue', () => {
 });
 
 describe('real CPEs from the shared data', () => {
-  const nvdDirectory = new URL('nvd/', SHARED_DATA);
+  const nvdDirectory = new URL('nvd/', FIXTURE_URL);
   const nvdRecords = readdirSync(nvdDirectory)
     .filter((name) => name.endsWith('.json'))
     .map((name) => JSON.parse(readFileSync(new URL(name, nvdDirectory), 'utf8')) as NvdCve);
@@ -854,7 +856,7 @@ describe('real CPEs from the shared data', () => {
     expect(cpeMatches(name, name)).toBe(true);
   });
 
-  const matchStrings = readFileSync(new URL('cpe/nvd_cpematch_api2_samples.jsonl', SHARED_DATA), 'utf8')
+  const matchStrings = readFileSync(new URL('cpe/nvd_cpematch_api2_samples.jsonl', FIXTURE_URL), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => (JSON.parse(line) as { matchString: NvdMatchString }).matchString);
@@ -867,7 +869,7 @@ describe('real CPEs from the shared data', () => {
     },
   );
 
-  const dictionary = readFileSync(new URL('cpe/nvd_cpe_dictionary_api2_samples.jsonl', SHARED_DATA), 'utf8')
+  const dictionary = readFileSync(new URL('cpe/nvd_cpe_dictionary_api2_samples.jsonl', FIXTURE_URL), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as { cpeName: string; deprecatedBy?: Array<{ cpeName: string }> });
@@ -885,7 +887,7 @@ describe('real CPEs from the shared data', () => {
     expect(cpeMatches(parseCpe(deprecated.cpeName), parseCpe(replacement))).toBe(false);
   });
 
-  const scanDirectory = new URL('scans/', SHARED_DATA);
+  const scanDirectory = new URL('scans/', FIXTURE_URL);
   const nmapUris = [
     ...new Set(
       readdirSync(scanDirectory)

@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { normaliseClassification } from './classification.js';
 import { FINGERPRINT_RULES, classifyFingerprints } from './fingerprint-rules.js';
 import type { Fingerprint } from './observation.js';
+import { fixture } from '../../test/support/fixtures.js';
+import { pathToFileURL } from 'node:url';
 
-const SCANS = new URL('../../../shared/data/scans/', import.meta.url);
+const SCANS = pathToFileURL(fixture('scans/'));
 
 describe('FINGERPRINT_RULES', () => {
   it('only produces valid, already normalised classifications', () => {

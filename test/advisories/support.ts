@@ -12,40 +12,23 @@ import { buildApp } from '../../src/server/app.js';
 import { createContext } from '../../src/server/main.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
 import type { TestApp } from '../support/app.js';
-import { SHARED_DATA } from '../support/cli.js';
+import { fixture, fixtureHead } from '../support/fixtures.js';
+
 
 export const ADVISORY = '/v4/advisory';
 export const ADVISORY_SCHEMA = 'search.V4AdvisoryReturnValue';
-export const RECORD_SCHEMA = 'advisory.MitreCVEListV5Ref';
+export { RECORD_SCHEMA } from '../support/contract.js';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-advisory-data-'));
-process.once('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
 
-/** The first `count` lines of a (gzipped) JSON Lines file of the shared data, as a temporary file. */
-export async function firstLines(relative: string, count: number): Promise<string> {
-  const target = path.join(tmp, `${path.basename(relative).replace(/\.(jsonl|ndjson)\.gz$/, '')}-${count}.jsonl`);
-  if (fs.existsSync(target)) return target;
-  const input = fs.createReadStream(path.join(SHARED_DATA, relative)).pipe(zlib.createGunzip());
-  const lines: string[] = [];
-  const reader = readline.createInterface({ input, crlfDelay: Infinity });
-  for await (const line of reader) {
-    if (line.trim() !== '') lines.push(line);
-    if (lines.length >= count) break;
-  }
-  reader.close();
-  input.destroy();
-  fs.writeFileSync(target, `${lines.join('\n')}\n`);
-  return target;
-}
 
 /** Real feeds, in subsets that keep the tests quick. */
 export const REAL_FEEDS = {
-  'mitre-cvelist-v5': () => firstLines('cve5-vulnrichment.dev.ndjson.gz', 2000),
-  'nist-nvd2': async () => path.join(SHARED_DATA, 'nvd'),
-  'cisa-kev': async () => path.join(SHARED_DATA, 'feeds/cisa_kev_known_exploited_vulnerabilities.json'),
-  'go-vulndb': () => firstLines('feeds/golang_vulndb_osv.jsonl.gz', 300),
-  pypa: () => firstLines('feeds/pypa_advisory_database_osv.jsonl.gz', 200),
-  rustsec: () => firstLines('feeds/rustsec_advisory_db_osv.jsonl.gz', 200),
+  'mitre-cvelist-v5': () => fixtureHead('cve5-vulnrichment.sample.ndjson.gz', 2000),
+  'nist-nvd2': async () => fixture('nvd'),
+  'cisa-kev': async () => fixture('feeds/cisa_kev_known_exploited_vulnerabilities.json.gz'),
+  'go-vulndb': () => fixtureHead('feeds/golang_vulndb_osv.jsonl.gz', 300),
+  pypa: () => fixtureHead('feeds/pypa_advisory_database_osv.jsonl.gz', 200),
+  rustsec: () => fixtureHead('feeds/rustsec_advisory_db_osv.jsonl.gz', 200),
 } as const;
 export type RealFeed = keyof typeof REAL_FEEDS;
 

@@ -3,8 +3,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstLines } from '../advisories/support.js';
-import { runCli, SHARED_DATA } from '../support/cli.js';
+import { fixtureHead } from '../support/fixtures.js';
+import {runCli } from '../support/cli.js';
+import { fixture } from '../support/fixtures.js';
 
 /** `vulnscope ingest advisories`, `sync` (from a local HTTP server), `feeds` and token entitlements, end to end. */
 
@@ -14,11 +15,11 @@ let server: http.Server;
 let base: string;
 const requests: Array<{ url: string; conditional: boolean }> = [];
 
-const KEV = path.join(SHARED_DATA, 'feeds/cisa_kev_known_exploited_vulnerabilities.json');
+const KEV = fixture('feeds/cisa_kev_known_exploited_vulnerabilities.json.gz');
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-cli-advisories-'));
-  const goSubset = await firstLines('feeds/golang_vulndb_osv.jsonl.gz', 120);
+  const goSubset = await fixtureHead('feeds/golang_vulndb_osv.jsonl.gz', 120);
   const files: Record<string, { body: Buffer; type: string }> = {
     '/kev/known_exploited_vulnerabilities.json': { body: fs.readFileSync(KEV), type: 'application/json' },
     '/go/osv.jsonl': { body: fs.readFileSync(goSubset), type: 'application/x-ndjson' },
@@ -65,16 +66,16 @@ const summaryOf = (stderr: string) =>
 
 describe('vulnscope advisory commands', () => {
   it('ingests a feed, and again without changes (idempotent, incremental)', async () => {
-    const first = await runCli(['ingest', 'advisories', '--feed', 'nist-nvd2', path.join(SHARED_DATA, 'nvd')], env);
+    const first = await runCli(['ingest', 'advisories', '--feed', 'nist-nvd2', fixture('nvd')], env);
     expect(first.code, first.stderr).toBe(0);
     expect(summaryOf(first.stderr)).toEqual({ read: 29, added: 29, updated: 0, unchanged: 0, removed: 0, rejected: 0, records: 29 });
-    const second = await runCli(['ingest', 'advisories', '--feed', 'nist-nvd2', path.join(SHARED_DATA, 'nvd')], env);
+    const second = await runCli(['ingest', 'advisories', '--feed', 'nist-nvd2', fixture('nvd')], env);
     expect(summaryOf(second.stderr)).toMatchObject({ added: 0, unchanged: 29, records: 29 });
   });
 
   it('reports rejected records with id and reason; --strict makes them fail the command', async () => {
     const file = path.join(dir, 'mixed.ndjson');
-    const good = fs.readFileSync(path.join(SHARED_DATA, 'cve5-examples/full-record-basic-example.json'), 'utf8');
+    const good = fs.readFileSync(fixture('cve5-examples/full-record-basic-example.json'), 'utf8');
     fs.writeFileSync(file, `${JSON.stringify(JSON.parse(good))}\n{"cveMetadata": {"cveId": "CVE-1999-9999"}}\n`);
     const result = await runCli(['ingest', 'advisories', '--feed', 'examples', '--adapter', 'mitre-cvelist-v5', '--strict', file], env);
     expect(result.code).toBe(1);

@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, SHARED_DATA, summaryOf } from '../support/cli.js';
+import {runCli, summaryOf } from '../support/cli.js';
+import { fixture } from '../support/fixtures.js';
 
 /** `vulnscope ingest cpe-dictionary`, knowledge after `ingest advisories`, and `knowledge rebuild`, end to end. */
 
-const PRODUCTS = path.join(SHARED_DATA, 'cpe/nvd_cpe_dictionary_api2_samples.jsonl');
-const MATCHES = path.join(SHARED_DATA, 'cpe/nvd_cpematch_api2_samples.jsonl');
+const PRODUCTS = fixture('cpe/nvd_cpe_dictionary_api2_samples.jsonl');
+const MATCHES = fixture('cpe/nvd_cpematch_api2_samples.jsonl');
 
 let dir: string;
 let env: Record<string, string>;
@@ -46,7 +47,7 @@ describe('vulnscope knowledge commands', () => {
   });
 
   it('ingest advisories of nist-nvd2 refreshes knowledge and says so; knowledge rebuild re-derives', async () => {
-    const load = await runCli(['ingest', 'advisories', '--feed', 'nist-nvd2', path.join(SHARED_DATA, 'nvd')], env);
+    const load = await runCli(['ingest', 'advisories', '--feed', 'nist-nvd2', fixture('nvd')], env);
     expect(load.code).toBe(0);
     const summary = summaryOf(load.stderr);
     expect(Number(summary['knowledge CVEs changed'])).toBeGreaterThanOrEqual(28);
@@ -63,7 +64,7 @@ describe('vulnscope knowledge commands', () => {
     expect(summaryOf(forced.stderr)['criteria written']).toBe(summary['knowledge criteria written']);
 
     // Other feeds do not touch knowledge and print no knowledge lines.
-    const kev = await runCli(['ingest', 'advisories', '--feed', 'cisa-kev', path.join(SHARED_DATA, 'feeds/cisa_kev_known_exploited_vulnerabilities.json')], env);
+    const kev = await runCli(['ingest', 'advisories', '--feed', 'cisa-kev', fixture('feeds/cisa_kev_known_exploited_vulnerabilities.json.gz')], env);
     expect(kev.code).toBe(0);
     expect(kev.stderr).not.toContain('knowledge');
   });

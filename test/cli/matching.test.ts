@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStorage } from '../../src/storage/index.js';
-import { runCli, SHARED_DATA, summaryOf } from '../support/cli.js';
+import {runCli, summaryOf } from '../support/cli.js';
+import { fixture } from '../support/fixtures.js';
 
 /**
  * Scans ingested before the knowledge exists get their CVEs when it arrives (retroactive
@@ -46,7 +47,7 @@ describe('fingerprint → CVE matching from the CLI', () => {
     expect((await runCli(['ingest', 'scans', scans], env)).code).toBe(0);
     expect(await cvesByIp()).toEqual({ '192.0.2.1': [], '192.0.2.2': [] });
 
-    const load = await runCli(['ingest', 'advisories', '--feed', 'nist-nvd2', path.join(SHARED_DATA, 'nvd')], env);
+    const load = await runCli(['ingest', 'advisories', '--feed', 'nist-nvd2', fixture('nvd')], env);
     expect(load.code).toBe(0);
     const summary = summaryOf(load.stderr);
     // Both records run openssh (a touched product); only 8.5p1 lies in CVE-2021-41617's [6.2, 8.8).

@@ -9,8 +9,9 @@ import { isReleaseApiUrl } from '../../src/ingest/feeds/cvelist-release.js';
 import { FeedRegistry } from '../../src/ingest/feeds/registry.js';
 import { syncFeed } from '../../src/ingest/feeds/sync.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
-import { SHARED_DATA } from '../support/cli.js';
+
 import { sqliteCase } from '../support/engines.js';
+import { fixture } from '../support/fixtures.js';
 
 /**
  * `sync mitre-cvelist-v5` from a cvelistV5 release: the GitHub release description resolved to its
@@ -18,12 +19,12 @@ import { sqliteCase } from '../support/engines.js';
  * loaded in replace mode; a plain zip of CVE JSON files works the same way.
  */
 
-const EXAMPLES = path.join(SHARED_DATA, 'cve5-examples');
+const EXAMPLES = fixture('cve5-examples');
 const RELEASE = '/repos/CVEProject/cvelistV5/releases/latest';
 const ASSET = '/download/cve_2026-11-21_0000Z/2026-11-21_all_CVEs_at_midnight.zip.zip';
 
 async function vulnrichmentRecords(count: number): Promise<Array<{ id: string; json: string }>> {
-  const input = fs.createReadStream(path.join(SHARED_DATA, 'cve5-vulnrichment.dev.ndjson.gz')).pipe(zlib.createGunzip());
+  const input = fs.createReadStream(fixture('cve5-vulnrichment.sample.ndjson.gz')).pipe(zlib.createGunzip());
   const reader = readline.createInterface({ input, crlfDelay: Infinity });
   const records: Array<{ id: string; json: string }> = [];
   for await (const line of reader) {

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { SHARED_DATA } from '../support/cli.js';
+import { fixture } from '../support/fixtures.js';
+
 
 /**
  * A local stand-in for NVD's 2.0 APIs, serving the shared fixtures in place: the 29 `cve` objects
@@ -34,8 +35,8 @@ export interface FakeNvd {
   close(): Promise<void>;
 }
 
-export const NVD_DIR = path.join(SHARED_DATA, 'nvd');
-export const CPE_DIR = path.join(SHARED_DATA, 'cpe');
+export const NVD_DIR = fixture('nvd');
+export const CPE_DIR = fixture('cpe');
 
 export function readNvdCves(): Json[] {
   return fs

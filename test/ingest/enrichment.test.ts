@@ -7,12 +7,13 @@ import { ClassificationResolver } from '../../src/ingest/classifications/resolve
 import { openGeoEnricher } from '../../src/ingest/enrich/geo.js';
 import { runIngest } from '../../src/ingest/pipeline.js';
 import { asItems, observation, startTestApp, type TestApp } from '../support/app.js';
-import { SHARED_DATA } from '../support/cli.js';
+
 import { engineCases } from '../support/engines.js';
 import { writeMmdb } from '../support/mmdb-writer.js';
+import { fixture } from '../support/fixtures.js';
 
-const TOR = path.join(SHARED_DATA, 'ip-lists', 'tor_exit_nodes.lst');
-const C2 = path.join(SHARED_DATA, 'ip-lists', 'c2_tracker_ip_tags.csv');
+const TOR = fixture('ip-lists/tor_exit_nodes.lst');
+const C2 = fixture('ip-lists/c2_tracker_ip_tags.csv');
 
 describe.each(engineCases())('enrichment and classification lists on $name', (engine) => {
   let t: TestApp;
@@ -76,36 +77,36 @@ describe.each(engineCases())('enrichment and classification lists on $name', (en
 
   it('classifies records from the Tor exit list and the C2-Tracker list, new and existing', async () => {
     await t.ingest([
-      observation({ ip: '101.99.92.179', port: 443, fingerprints: [{ vendor: 'f5', product: 'nginx', version: '1.24.0' }] }),
-      observation({ ip: '47.242.51.181', port: 8443 }),
+      observation({ ip: '198.18.132.233', port: 443, fingerprints: [{ vendor: 'f5', product: 'nginx', version: '1.24.0' }] }),
+      observation({ ip: '198.19.222.26', port: 8443 }),
     ]);
     const tor = await loadClassificationList(t.storage, TOR, { as: 'proxy:tor' });
-    expect(tor).toMatchObject({ entries: 1746, rejected: 0, recordsChanged: 1 });
+    expect(tor).toMatchObject({ entries: 600, rejected: 0, recordsChanged: 1 });
     const c2 = await loadClassificationList(t.storage, C2, { ipColumn: 'ip', tagColumn: 'tag', as: 'c2' });
-    expect(c2).toMatchObject({ entries: 2358, rejected: 0, recordsChanged: 1 });
+    expect(c2).toMatchObject({ entries: 507, rejected: 0, recordsChanged: 1 });
     await t.context.hostIndex.refresh();
 
-    expect(await classificationsOf('101.99.92.179')).toEqual([['proxy:tor']]);
-    expect(await classificationsOf('47.242.51.181')).toEqual([['c2:ares_rat']]);
+    expect(await classificationsOf('198.18.132.233')).toEqual([['proxy:tor']]);
+    expect(await classificationsOf('198.19.222.26')).toEqual([['c2:ares_rat']]);
 
     // A record ingested after the lists were loaded is classified at ingest.
-    await t.ingest([observation({ ip: '101.99.92.182', port: 9001 })]);
-    expect(await classificationsOf('101.99.92.182')).toEqual([['proxy:tor']]);
+    await t.ingest([observation({ ip: '198.18.153.193', port: 9001 })]);
+    expect(await classificationsOf('198.18.153.193')).toEqual([['proxy:tor']]);
 
     const c2Only = await t.get('/v3/index/target-intel?classifications=c2');
-    expect(c2Only.body.data.map((r: { ip: string }) => r.ip)).toEqual(['47.242.51.181']);
+    expect(c2Only.body.data.map((r: { ip: string }) => r.ip)).toEqual(['198.19.222.26']);
     const either = await t.get('/v3/index/target-intel?classifications=c2:ares_rat,proxy:tor&sort=ip&order=asc');
-    expect(either.body.data.map((r: { ip: string }) => r.ip)).toEqual(['47.242.51.181', '101.99.92.179', '101.99.92.182']);
+    expect(either.body.data.map((r: { ip: string }) => r.ip)).toEqual(['198.18.132.233', '198.18.153.193', '198.19.222.26']);
   });
 
   it('re-applies a replaced list: addresses it no longer has lose the classification', async () => {
     const smaller = path.join(dir, 'tor-smaller.lst');
-    fs.writeFileSync(smaller, '101.99.92.182\n');
+    fs.writeFileSync(smaller, '198.18.153.193\n');
     const summary = await loadClassificationList(t.storage, smaller, { as: 'proxy:tor', name: 'tor_exit_nodes.lst' });
     expect(summary.entries).toBe(1);
     await t.context.hostIndex.refresh();
-    expect(await classificationsOf('101.99.92.179')).toEqual([[]]);
-    expect(await classificationsOf('101.99.92.182')).toEqual([['proxy:tor']]);
+    expect(await classificationsOf('198.18.132.233')).toEqual([[]]);
+    expect(await classificationsOf('198.18.153.193')).toEqual([['proxy:tor']]);
   });
 
   it('classifies honeypot software from fingerprint rules at ingest', async () => {

@@ -9,9 +9,11 @@ import { FeedRegistry } from '../../src/ingest/feeds/registry.js';
 import { DERIVATION_VERSION, KNOWLEDGE_DERIVER } from '../../src/ingest/knowledge/derive.js';
 import { rebuildKnowledge, refreshKnowledgeCves } from '../../src/ingest/knowledge/refresh.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
-import { advisory, firstLines } from './support.js';
-import { SHARED_DATA } from '../support/cli.js';
+import { advisory } from './support.js';
+import { fixtureHead } from '../support/fixtures.js';
+
 import { engineCases } from '../support/engines.js';
+import { fixture } from '../support/fixtures.js';
 
 type Match = { criteria: string; vulnerable?: boolean } & Partial<Record<'versionStartIncluding' | 'versionStartExcluding' | 'versionEndIncluding' | 'versionEndExcluding', string>>;
 
@@ -207,8 +209,8 @@ describe.each(engineCases())('knowledge derived from the advisory feeds ($name)'
 
   it('real records: NVD configurations (incl. AND and update components) and CVE 5 CPEs become criteria', async () => {
     const registry = new FeedRegistry();
-    const nvdLoad = await loadFeedSources(storage, registry.get('nist-nvd2')!, [path.join(SHARED_DATA, 'nvd')]);
-    const cve5Load = await loadFeedSources(storage, registry.get('mitre-cvelist-v5')!, [await firstLines('cve5-vulnrichment.dev.ndjson.gz', 300)]);
+    const nvdLoad = await loadFeedSources(storage, registry.get('nist-nvd2')!, [fixture('nvd')]);
+    const cve5Load = await loadFeedSources(storage, registry.get('mitre-cvelist-v5')!, [await fixtureHead('cve5-vulnrichment.sample.ndjson.gz', 300)]);
     expect(nvdLoad.knowledge!.cvesChanged).toBeGreaterThanOrEqual(28);
     expect(cve5Load.knowledge!.cvesChanged).toBeGreaterThan(100);
     expect((await stored('CVE-2021-41617'))?.origin).toBe('nist-nvd2');

@@ -1,6 +1,6 @@
 /**
  * GET /v3/search/cpe over the real sample data: the NVD CPE dictionary and match-criteria samples
- * (names) and the NVD records of ../shared/data/nvd (CVEs). Expected CVE lists derived by hand
+ * (names) and the NVD records of test/fixtures/nvd (CVEs). Expected CVE lists derived by hand
  * from the records' configurations.
  */
 import fs from 'node:fs';
@@ -10,12 +10,13 @@ import { loadFeedSources } from '../../src/ingest/feeds/load.js';
 import { FeedRegistry } from '../../src/ingest/feeds/registry.js';
 import { ingestCpeDictionary, readCpeDictionarySources } from '../../src/ingest/knowledge/dictionary.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { SHARED_DATA } from '../support/cli.js';
+
 import { validateAgainst } from '../support/contract.js';
 import { engineCases } from '../support/engines.js';
+import { fixture } from '../support/fixtures.js';
 
-const DICTIONARY = path.join(SHARED_DATA, 'cpe/nvd_cpe_dictionary_api2_samples.jsonl');
-const MATCHES = path.join(SHARED_DATA, 'cpe/nvd_cpematch_api2_samples.jsonl');
+const DICTIONARY = fixture('cpe/nvd_cpe_dictionary_api2_samples.jsonl');
+const MATCHES = fixture('cpe/nvd_cpematch_api2_samples.jsonl');
 const SCHEMA = 'render.ResponseWithMetadata-search_Responses-search_ResponseMetadata';
 
 /** Every distinct name the samples list for a vendor:product (read straight from the files). */
@@ -41,7 +42,7 @@ describe.each(engineCases())('GET /v3/search/cpe ($name)', (engine) => {
   beforeAll(async () => {
     t = await startTestApp(engine);
     await ingestCpeDictionary(t.storage, readCpeDictionarySources([DICTIONARY, MATCHES]));
-    await loadFeedSources(t.storage, new FeedRegistry().get('nist-nvd2')!, [path.join(SHARED_DATA, 'nvd')]);
+    await loadFeedSources(t.storage, new FeedRegistry().get('nist-nvd2')!, [fixture('nvd')]);
   });
   afterAll(() => t?.close());
 
@@ -52,7 +53,7 @@ describe.each(engineCases())('GET /v3/search/cpe ($name)', (engine) => {
     const expected = sampleNames('apache', 'http_server');
     expect(body._meta.total_documents).toBe(expected.length);
     expect(body.data.map((row: Row) => row.cpe.toLowerCase())).toEqual(expected);
-    // No record in ../shared/data/nvd has an apache:http_server criterion.
+    // No record in test/fixtures/nvd has an apache:http_server criterion.
     expect(body.data.every((row: Row) => row.cves.length === 0)).toBe(true);
     expect(body._meta).toMatchObject({ limit: 100, sort: '_id', order: 'asc', page: 1, total_pages: 1, first_item: 1, last_item: expected.length });
   });

@@ -1,7 +1,7 @@
 /**
  * Fingerprints → CVEs through the real paths: NVD records loaded into the nist-nvd2 feed (knowledge
  * derived from them), observations ingested by the pipeline, records read through the API.
- * Expected CVE sets were derived by hand from ../shared/data/nvd/ (see each row).
+ * Expected CVE sets were derived by hand from test/fixtures/nvd/ (see each row).
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,12 +12,13 @@ import { ingestCpeDictionary } from '../../src/ingest/knowledge/dictionary.js';
 import { remapHosts } from '../../src/ingest/knowledge/remap.js';
 import { confirmingMatcher, knowledgeMatcher } from '../../src/ingest/knowledge/source.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { SHARED_DATA } from '../support/cli.js';
+
 import { validateAgainst } from '../support/contract.js';
 import { engineCases } from '../support/engines.js';
 import fs from 'node:fs';
+import { fixture } from '../support/fixtures.js';
 
-const NVD = path.join(SHARED_DATA, 'nvd');
+const NVD = fixture('nvd');
 const fp = (cpe: string) => ({ cpe });
 const T0 = Date.UTC(2026, 10, 1);
 
@@ -139,7 +140,7 @@ describe.each(engineCases())('fingerprint → CVE matching ($name)', (engine) =>
   it('follows renames from the CPE dictionary: a fingerprint under an old vendor name finds the CVEs of the new one', async () => {
     // igor_sysoev:nginx → nginx:nginx (real sample) → f5:nginx (a deprecation in NVD's shape).
     const dictionary = [
-      ...fs.readFileSync(path.join(SHARED_DATA, 'cpe/nvd_cpe_dictionary_api2_samples.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)),
+      ...fs.readFileSync(fixture('cpe/nvd_cpe_dictionary_api2_samples.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)),
       {
         cpe: {
           cpeName: 'cpe:2.3:a:nginx:nginx:1.18.0:*:*:*:*:*:*:*',

@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-export const SHARED_DATA = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
 
 export interface CliResult {
   code: number | null;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { fixture } from './fixtures.js';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
@@ -6,15 +7,15 @@ import addFormatsModule from 'ajv-formats';
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => unknown;
 
 /**
- * Validation of response bodies against the component schemas of the official OpenAPI document
- * (`/work/shared/contract/vulncheck-openapi.subset.json`, OpenAPI 3.1 = JSON Schema 2020-12).
- * Refs in the document are `#/components/schemas/...`; each requested schema is compiled inside a
- * wrapper that carries `components`, so those refs resolve unchanged.
+ * Validation of response bodies and records against the component schemas of the official OpenAPI
+ * document (test/fixtures/contract/vulncheck-openapi.subset.json, OpenAPI 3.1 = JSON Schema
+ * 2020-12). Refs in the document are `#/components/schemas/...`; each requested schema is compiled
+ * inside a wrapper that carries `components`, so those refs resolve unchanged.
  */
-export const CONTRACT_PATH =
-  process.env.VULNSCOPE_CONTRACT_PATH ?? '/work/shared/contract/vulncheck-openapi.subset.json';
+export const CONTRACT_PATH = fixture('contract/vulncheck-openapi.subset.json');
+export const RECORD_SCHEMA = 'advisory.MitreCVEListV5Ref';
 
-interface OpenApiDocument {
+export interface OpenApiDocument {
   components: { schemas: Record<string, unknown> };
 }
 
@@ -22,7 +23,7 @@ let document: OpenApiDocument | undefined;
 let ajv: Ajv2020 | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
-function contract(): OpenApiDocument {
+export function contract(): OpenApiDocument {
   document ??= JSON.parse(fs.readFileSync(CONTRACT_PATH, 'utf8')) as OpenApiDocument;
   return document;
 }
@@ -66,4 +67,18 @@ export function validateAgainst(schemaName: string, body: unknown): ErrorObject[
 /** One line per error, for readable assertion failures. */
 export function describeErrors(errors: ErrorObject[]): string[] {
   return errors.map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`);
+}
+
+/** JSON pointers of every `null` in `value`. */
+export function nullPaths(value: unknown, path = ''): string[] {
+  if (value === null) return [path || '/'];
+  if (typeof value !== 'object') return [];
+  const out: string[] = [];
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) out.push(...nullPaths(item, `${path}/${key}`));
+  return out;
+}
+
+/** Problems of one record: schema errors (one line each) and nulls, which the schema names less clearly; `[]` when valid. */
+export function contractProblems(record: unknown, schemaName = RECORD_SCHEMA): string[] {
+  return [...describeErrors(validateAgainst(schemaName, record)), ...nullPaths(record).map((path) => `${path} is null`)];
 }

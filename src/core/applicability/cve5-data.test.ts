@@ -1,5 +1,5 @@
 /**
- * Real CVE 5.1 records (../shared/data/cve5-vulnrichment.dev.ndjson.gz): CNA and CISA-ADP
+ * Real CVE 5.1 records (test/fixtures/cve5-vulnrichment.sample.ndjson.gz): CNA and CISA-ADP
  * `affected[]` entries with CPEs. Expectations were read off the records (quoted in each row).
  */
 import { readFileSync } from 'node:fs';
@@ -9,8 +9,10 @@ import { parseCpe } from '../cpe.js';
 import { evaluateApplicability } from './evaluate.js';
 import { applicabilityOfRecord } from './extract.js';
 import type { ContextCpe, CveApplicability, CveEvidence } from './types.js';
+import { fixture } from '../../../test/support/fixtures.js';
+import { pathToFileURL } from 'node:url';
 
-const DATA = new URL('../../../../shared/data/cve5-vulnrichment.dev.ndjson.gz', import.meta.url);
+const DATA = pathToFileURL(fixture('cve5-vulnrichment.sample.ndjson.gz'));
 const WANTED = ['CVE-1999-0006', 'CVE-2020-15778', 'CVE-2022-3996', 'CVE-2022-26916', 'CVE-2023-27522', 'CVE-2024-39894'];
 
 const records = new Map<string, unknown>();

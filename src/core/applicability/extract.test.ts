@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { convertNvdCve } from '../../ingest/advisories/nvd.js';
 import { applicabilityOfRecord, cveIdOf } from './extract.js';
 import type { CveApplicability } from './types.js';
+import { FIXTURES } from '../../../test/support/fixtures.js';
+import { pathToFileURL } from 'node:url';
 
-const SHARED_DATA = new URL('../../../../shared/data/', import.meta.url);
+const FIXTURE_URL = pathToFileURL(FIXTURES);
 
 const APP = 'cpe:2.3:a:example:app:*:*:*:*:*:*:*:*';
 const OS = 'cpe:2.3:o:example:os:-:*:*:*:*:*:*:*';
@@ -87,7 +89,7 @@ describe('applicabilityOfRecord: nist-nvd2 (x_nvdConfigurations)', () => {
   });
 
   it('reads a record converted by the real NVD adapter (CVE-2021-41617)', () => {
-    const cve = JSON.parse(readFileSync(new URL('nvd/CVE-2021-41617.json', SHARED_DATA), 'utf8'));
+    const cve = JSON.parse(readFileSync(new URL('nvd/CVE-2021-41617.json', FIXTURE_URL), 'utf8'));
     const app = applicabilityOfRecord(convertNvdCve(cve), 'nist-nvd2');
     expect(app?.cveId).toBe('CVE-2021-41617');
     expect(app?.statements).toHaveLength(1);
@@ -104,7 +106,7 @@ describe('applicabilityOfRecord: nist-nvd2 (x_nvdConfigurations)', () => {
   });
 
   it('a real NVD record awaiting analysis (CVE-2024-38476) has none, so CVE 5 data is used', () => {
-    const cve = JSON.parse(readFileSync(new URL('nvd/CVE-2024-38476.json', SHARED_DATA), 'utf8'));
+    const cve = JSON.parse(readFileSync(new URL('nvd/CVE-2024-38476.json', FIXTURE_URL), 'utf8'));
     expect(applicabilityOfRecord(convertNvdCve(cve), 'nist-nvd2')).toBeUndefined();
   });
 });
@@ -167,7 +169,7 @@ describe('applicabilityOfRecord: mitre-cvelist-v5 (CNA, then each ADP)', () => {
   });
 
   it('the CVE 5.1 advanced example has affected data but no CPEs: no applicability', () => {
-    const record = JSON.parse(readFileSync(new URL('cve5-examples/full-record-advanced-example.json', SHARED_DATA), 'utf8'));
+    const record = JSON.parse(readFileSync(new URL('cve5-examples/full-record-advanced-example.json', FIXTURE_URL), 'utf8'));
     expect(cveIdOf(record)).toBe('CVE-1900-1234');
     expect(applicabilityOfRecord(record, 'mitre-cvelist-v5')).toBeUndefined();
   });

@@ -11,8 +11,10 @@ import { applicabilityOfRecord } from './extract.js';
 import { indexedCriteria, nameLookupOf, productKeyOf, rowMayMatch } from './index-keys.js';
 import { isMatch, relateAffected, relateCriterion } from './name-match.js';
 import type { AffectedCpes, CpeMatchCriterion, CveApplicability, IndexedCriterion } from './types.js';
+import { FIXTURES } from '../../../test/support/fixtures.js';
+import { pathToFileURL } from 'node:url';
 
-const SHARED_DATA = new URL('../../../../shared/data/', import.meta.url);
+const FIXTURE_URL = pathToFileURL(FIXTURES);
 
 const nvdApp = (...cpeMatch: CpeMatchCriterion[]): CveApplicability => ({
   cveId: 'CVE-2000-0001',
@@ -261,12 +263,12 @@ describe('the key prefilter has no false negatives (property)', () => {
   });
 
   it('for every criterion of the 29 NVD records against the names NVD expands its criteria to', () => {
-    const nvdDir = new URL('nvd/', SHARED_DATA);
+    const nvdDir = new URL('nvd/', FIXTURE_URL);
     const apps = readdirSync(nvdDir)
       .filter((file) => file.endsWith('.json'))
       .map((file) => applicabilityOfRecord(convertNvdCve(JSON.parse(readFileSync(new URL(file, nvdDir), 'utf8'))), 'nist-nvd2'))
       .filter((app): app is CveApplicability => app !== undefined);
-    const names = readFileSync(new URL('cpe/nvd_cpematch_api2_samples.jsonl', SHARED_DATA), 'utf8')
+    const names = readFileSync(new URL('cpe/nvd_cpematch_api2_samples.jsonl', FIXTURE_URL), 'utf8')
       .split('\n')
       .filter(Boolean)
       .flatMap((line) => (JSON.parse(line).matchString.matches as Array<{ cpeName: string }>).map((m) => m.cpeName));

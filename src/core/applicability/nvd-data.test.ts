@@ -1,5 +1,5 @@
 /**
- * Real NVD records (../shared/data/nvd, 29 CVE API 2.0 `cve` objects) stored the way the advisory
+ * Real NVD records (test/fixtures/nvd, 29 CVE API 2.0 `cve` objects) stored the way the advisory
  * store keeps them (the real nist-nvd2 conversion), evaluated against real-looking CPEs. Every
  * expected set below was derived by reading the records' `configurations`, not by running this code.
  */
@@ -10,8 +10,10 @@ import { convertNvdCve } from '../../ingest/advisories/nvd.js';
 import { confirmedCves, evaluateMany } from './evaluate.js';
 import { applicabilityOfRecord } from './extract.js';
 import type { ContextCpe, CveApplicability } from './types.js';
+import { fixture } from '../../../test/support/fixtures.js';
+import { pathToFileURL } from 'node:url';
 
-const NVD_DIR = new URL('../../../../shared/data/nvd/', import.meta.url);
+const NVD_DIR = pathToFileURL(fixture('nvd/'));
 
 function loadNvd(): CveApplicability[] {
   const files = readdirSync(NVD_DIR).filter((name) => name.endsWith('.json')).sort();

@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { affectedStatus, type Cve5Product, type Cve5VersionEntry } from './cve5-affected.js';
+import { FIXTURES } from '../../../test/support/fixtures.js';
+import { pathToFileURL } from 'node:url';
 
-const SHARED_DATA = new URL('../../../../shared/data/', import.meta.url);
+const FIXTURE_URL = pathToFileURL(FIXTURES);
 
 const product = (versions: Cve5VersionEntry[], defaultStatus?: string): Cve5Product => ({ versions, defaultStatus });
 
@@ -128,7 +130,7 @@ interface CveRecord {
 let vulnrichment: Map<string, CveRecord> | undefined;
 function vulnrichmentRecord(id: string): CveRecord {
   vulnrichment ??= new Map(
-    gunzipSync(readFileSync(new URL('cve5-vulnrichment.dev.ndjson.gz', SHARED_DATA)))
+    gunzipSync(readFileSync(new URL('cve5-vulnrichment.sample.ndjson.gz', FIXTURE_URL)))
       .toString('utf8')
       .split('\n')
       .filter(Boolean)
@@ -229,7 +231,8 @@ interface HttpdRecord {
   };
 }
 
-const httpd: HttpdRecord[] = readFileSync(new URL('vendor/apache_httpd_cna_cve_json.jsonl', SHARED_DATA), 'utf8')
+const httpd: HttpdRecord[] = gunzipSync(readFileSync(new URL('vendor/apache_httpd_cna_cve_json.jsonl.gz', FIXTURE_URL)))
+  .toString('utf8')
   .split('\n')
   .filter(Boolean)
   .map((line) => JSON.parse(line));

@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { osvAffected, osvVersionScheme, type OsvAffected, type OsvRange } from './osv.js';
+import { fixture } from '../../../test/support/fixtures.js';
+import { pathToFileURL } from 'node:url';
 
-const FEEDS = new URL('../../../../shared/data/feeds/', import.meta.url);
+const FEEDS = pathToFileURL(fixture('feeds/'));
 
 interface OsvRecord {
   id: string;

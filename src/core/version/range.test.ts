@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { cpeMatches, parseCpe } from '../cpe.js';
 import { versionOfWfn } from './cpe-version.js';
 import { checkRange, inRange, type VersionRange } from './range.js';
+import { fixture } from '../../../test/support/fixtures.js';
+import { pathToFileURL } from 'node:url';
 
 describe('inRange: NVD bounds applied exactly as given (§2.4 rule 4b, §3.3 step 6)', () => {
   const rows: Array<[string, string, VersionRange, string]> = [
@@ -61,7 +63,7 @@ describe('CPE version folding against ranges (the §3.3 CPE cases)', () => {
 });
 
 /** NVD Match Criteria API samples: the dictionary names NVD itself counts inside each criterion. */
-const CPEMATCH = new URL('../../../../shared/data/cpe/nvd_cpematch_api2_samples.jsonl', import.meta.url);
+const CPEMATCH = pathToFileURL(fixture('cpe/nvd_cpematch_api2_samples.jsonl'));
 
 interface MatchString {
   criteria: string;

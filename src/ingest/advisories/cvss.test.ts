@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseCvssVector, severityOf } from './cvss.js';
+import { fixture } from '../../../test/support/fixtures.js';
 
-const NVD_DIR = '../shared/data/nvd';
+const NVD_DIR = fixture('nvd');
 
 describe('parseCvssVector', () => {
   it('parses v3.1 with the contract field names and computes the base score', () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { collect, contractProblems } from './contract-check.js';
+import { contractProblems } from '../../../test/support/contract.js';
+import { collect } from '../../../test/support/streams.js';
 import { ADVISORY_ADAPTERS, BUILTIN_FEEDS } from './index.js';
+import { fixture } from '../../../test/support/fixtures.js';
 
 describe('advisory adapters and built-in feeds', () => {
   it('exposes the four adapters', () => {
@@ -24,10 +26,10 @@ describe('advisory adapters and built-in feeds', () => {
 
   it('every adapter reads its kind of input through the registry', async () => {
     const runs = {
-      'mitre-cvelist-v5': '../shared/data/cve5-examples/full-record-basic-example.json',
-      'nist-nvd2': '../shared/data/nvd/CVE-2024-38476.json',
-      'cisa-kev': '../shared/data/feeds/cisa_kev_known_exploited_vulnerabilities.json',
-      osv: '../shared/data/feeds/rustsec_advisory_db_osv.jsonl.gz',
+      'mitre-cvelist-v5': fixture('cve5-examples/full-record-basic-example.json'),
+      'nist-nvd2': fixture('nvd/CVE-2024-38476.json'),
+      'cisa-kev': fixture('feeds/cisa_kev_known_exploited_vulnerabilities.json.gz'),
+      osv: fixture('feeds/rustsec_advisory_db_osv.jsonl.gz'),
     } as const;
     const counts: Record<string, number> = {};
     for (const [name, source] of Object.entries(runs)) {

@@ -3,11 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, contractProblems } from './contract-check.js';
+import { contractProblems } from '../../../test/support/contract.js';
+import { collect } from '../../../test/support/streams.js';
 import { cisaKev, urlsInNotes } from './kev.js';
 import type { AdvisoryItem, AdvisoryRecord, JsonObject } from './types.js';
+import { fixture } from '../../../test/support/fixtures.js';
 
-const KEV = '../shared/data/feeds/cisa_kev_known_exploited_vulnerabilities.json';
+const KEV = fixture('feeds/cisa_kev_known_exploited_vulnerabilities.json.gz');
 const cna = (r: AdvisoryRecord) => r.containers.cna as JsonObject;
 const records = (items: AdvisoryItem[]) => items.filter((i) => i.kind === 'record').map((i) => i.record);
 

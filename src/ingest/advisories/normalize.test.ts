@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADVISORY_SHAPES, type Shape } from './contract-shape.js';
-import { contractDocument, contractProblems } from './contract-check.js';
+import { contract, contractProblems } from '../../../test/support/contract.js';
 import { conformObject, finalizeRecord, stripNulls, utcTimestamp, wrapCpeApplicability } from './normalize.js';
 import { ConversionError, type JsonObject } from './types.js';
 
@@ -8,7 +8,7 @@ import { ConversionError, type JsonObject } from './types.js';
 function shapeFromContract(schema: JsonObject): Shape {
   if (typeof schema.$ref === 'string') {
     const name = schema.$ref.replace('#/components/schemas/', '');
-    return objectShape(contractDocument().components.schemas[name] as JsonObject);
+    return objectShape(contract().components.schemas[name] as JsonObject);
   }
   if (schema.type === 'array') return { kind: 'array', items: shapeFromContract(schema.items as JsonObject) };
   return schema.type as Shape;
@@ -28,11 +28,11 @@ const minimal = (cna: JsonObject = {}): JsonObject => ({
 
 describe('contract shape', () => {
   it('transcribes every advisory.* schema of the contract exactly', () => {
-    const names = Object.keys(contractDocument().components.schemas).filter((n) => n.startsWith('advisory.'));
+    const names = Object.keys(contract().components.schemas).filter((n) => n.startsWith('advisory.'));
     expect(names.map((n) => n.slice('advisory.'.length)).sort()).toEqual(Object.keys(ADVISORY_SHAPES).sort());
     for (const name of names) {
       expect(ADVISORY_SHAPES[name.slice('advisory.'.length)], name).toEqual(
-        objectShape(contractDocument().components.schemas[name] as JsonObject),
+        objectShape(contract().components.schemas[name] as JsonObject),
       );
     }
   });

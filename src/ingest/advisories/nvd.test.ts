@@ -3,11 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, contractProblems, zipOf } from './contract-check.js';
+import { contractProblems } from '../../../test/support/contract.js';
+import { collect, zipOf } from '../../../test/support/streams.js';
 import { affectedFromConfigurations, nistNvd2 } from './nvd.js';
 import type { AdvisoryItem, AdvisoryRecord, JsonObject } from './types.js';
+import { fixture } from '../../../test/support/fixtures.js';
 
-const NVD_DIR = '../shared/data/nvd';
+const NVD_DIR = fixture('nvd');
 const cna = (r: AdvisoryRecord) => r.containers.cna as JsonObject;
 const records = (items: AdvisoryItem[]) => items.filter((i) => i.kind === 'record').map((i) => i.record);
 const cveFiles = () => fs.readdirSync(NVD_DIR).sort();

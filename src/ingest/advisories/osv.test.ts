@@ -2,11 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, contractProblems, zipOf } from './contract-check.js';
+import { contractProblems } from '../../../test/support/contract.js';
+import { collect, zipOf } from '../../../test/support/streams.js';
 import { derivePurl, osv, osvCveId, versionsFromRange } from './osv.js';
 import type { AdvisoryItem, AdvisoryRecord, JsonObject } from './types.js';
+import { fixture } from '../../../test/support/fixtures.js';
 
-const FEEDS = '../shared/data/feeds';
+const FEEDS = fixture('feeds');
 const cna = (r: AdvisoryRecord) => r.containers.cna as JsonObject;
 const affected = (r: AdvisoryRecord) => cna(r).affected as JsonObject[];
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, zipOf } from './contract-check.js';
+import { collect, zipOf } from '../../../test/support/streams.js';
 import { documentValues, type JsonValueItem } from './json-values.js';
 import { sourceDocuments, type SourceDocument } from './sources.js';
 

@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseIp, rangeContains } from '../../core/ip.js';
 import { readClassificationList, readTagMap, tagProduct, type ListItem, type ListOptions } from './read-list.js';
+import { fixture as publicFixture } from '../../../test/support/fixtures.js';
 
-const LISTS = fileURLToPath(new URL('../../../../shared/data/ip-lists/', import.meta.url));
+const LISTS = publicFixture('ip-lists/');
 const TOR = join(LISTS, 'tor_exit_nodes.lst');
 const C2_TAGS = join(LISTS, 'c2_tracker_ip_tags.csv');
 const C2_ALL = join(LISTS, 'c2_tracker_all.txt');
@@ -19,7 +20,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function fixture(name: string, text: string): Promise<string> {
+async function writtenFile(name: string, text: string): Promise<string> {
   const path = join(dir, name);
   await writeFile(path, text);
   return path;
@@ -38,48 +39,48 @@ function classificationOf(entries: Awaited<ReturnType<typeof readAll>>['entries'
   return entries.filter((entry) => rangeContains(entry.range, address)).map((entry) => entry.classification);
 }
 
-describe('readClassificationList on the shared lists', () => {
+describe('readClassificationList on lists in the public layouts', () => {
   it('reads the whole Tor exit list, IPv4 and IPv6', async () => {
     const { entries, rejected } = await readAll(TOR, { as: 'proxy:tor' });
     expect(rejected).toEqual([]);
-    expect(entries).toHaveLength(1746);
-    expect(entries.filter((entry) => entry.range.version === 6)).toHaveLength(619);
+    expect(entries).toHaveLength(600);
+    expect(entries.filter((entry) => entry.range.version === 6)).toHaveLength(200);
     expect(new Set(entries.map((entry) => entry.classification))).toEqual(new Set(['proxy:tor']));
     expect(entries[0]).toEqual({
-      range: { version: 4, first: parseIp('101.99.92.179').value, last: parseIp('101.99.92.179').value, prefix: 32 },
+      range: { version: 4, first: parseIp('198.18.132.233').value, last: parseIp('198.18.132.233').value, prefix: 32 },
       classification: 'proxy:tor',
       at: { file: TOR, line: 1 },
     });
-    // Written in full form in the file ("2001:067c:06ec:0203:0192:0042:0116:0173").
-    expect(classificationOf(entries, '2001:67c:6ec:203:192:42:116:173')).toEqual(['proxy:tor']);
-    expect(entries.find((entry) => entry.at.line === 712)?.range.version).toBe(6);
-    expect(classificationOf(entries, '185.220.101.1')).toEqual(['proxy:tor']);
+    // Written in full form in the file ("2001:0db8:fc58:34eb:0000:0000:0000:2536").
+    expect(classificationOf(entries, '2001:db8:fc58:34eb::2536')).toEqual(['proxy:tor']);
+    expect(entries.find((entry) => entry.at.line === 401)?.range.version).toBe(6);
+    expect(classificationOf(entries, '198.18.153.193')).toEqual(['proxy:tor']);
     expect(classificationOf(entries, '8.8.8.8')).toEqual([]);
   });
 
   it('reads the C2-Tracker tag CSV into c2:<family>', async () => {
     const { entries, rejected } = await readAll(C2_TAGS, { ipColumn: 'ip', tagColumn: 'tag', as: 'c2' });
     expect(rejected).toEqual([]);
-    expect(entries).toHaveLength(2358);
+    expect(entries).toHaveLength(507);
     expect(entries.filter((entry) => entry.range.version === 6)).toHaveLength(2);
     expect(entries[0].at).toEqual({ file: C2_TAGS, line: 2 });
 
-    expect(classificationOf(entries, '47.242.51.181')).toEqual(['c2:ares_rat']);
-    expect(classificationOf(entries, '178.239.123.144')).toEqual(['c2:cobalt_strike']);
-    expect(classificationOf(entries, '13.193.104.134')).toEqual(['c2:brute_ratel_c4']);
-    expect(classificationOf(entries, '149.12.67.61')).toEqual(['c2:xtremerat']);
-    expect(classificationOf(entries, '2604:a880:1:20::264:4001')).toEqual(['c2:burpsuite']);
+    expect(classificationOf(entries, '198.19.222.26')).toEqual(['c2:ares_rat']);
+    expect(classificationOf(entries, '198.19.199.214')).toEqual(['c2:cobalt_strike']);
+    expect(classificationOf(entries, '198.19.102.126')).toEqual(['c2:brute_ratel_c4']);
+    expect(classificationOf(entries, '198.19.239.35')).toEqual(['c2:xtremerat']);
+    expect(classificationOf(entries, '2001:db8:c2::1')).toEqual(['c2:burpsuite']);
     // One IP in two families gets both.
-    expect(classificationOf(entries, '124.156.177.254')).toEqual(['c2:gophish', 'c2:hak5_cloud']);
+    expect(classificationOf(entries, '198.19.114.194')).toEqual(['c2:gophish', 'c2:hak5_cloud']);
 
     const counts = new Map<string, number>();
     for (const { classification } of entries) counts.set(classification, (counts.get(classification) ?? 0) + 1);
     expect(counts.size).toBe(37);
-    expect(counts.get('c2:metasploit_framework')).toBe(529);
-    expect(counts.get('c2:sliver')).toBe(447);
-    expect(counts.get('c2:cobalt_strike')).toBe(160);
-    expect(counts.get('c2:mythic')).toBe(86);
-    expect(counts.get('c2:havoc')).toBe(42);
+    expect(counts.get('c2:metasploit_framework')).toBe(120);
+    expect(counts.get('c2:sliver')).toBe(61);
+    expect(counts.get('c2:cobalt_strike')).toBe(24);
+    expect(counts.get('c2:mythic')).toBe(13);
+    expect(counts.get('c2:havoc')).toBe(10);
     expect([...counts.keys()].sort()).toEqual([
       'c2:ares_rat',
       'c2:asyncrat',
@@ -124,7 +125,7 @@ describe('readClassificationList on the shared lists', () => {
   it('reads the untagged C2-Tracker list as a plain list', async () => {
     const { entries, rejected } = await readAll(C2_ALL, { as: 'c2' });
     expect(rejected).toEqual([]);
-    expect(entries).toHaveLength(2347);
+    expect(entries).toHaveLength(506);
   });
 });
 
@@ -146,7 +147,7 @@ describe('tagProduct', () => {
 
 describe('readClassificationList formats', () => {
   it('skips comments and blank lines in a plain list, keeps CIDRs, rejects bad lines', async () => {
-    const path = await fixture(
+    const path = await writtenFile(
       'plain.txt',
       '# scanners we know\n\n192.0.2.0/24\n198.51.100.7  # inline note\n2001:db8::/32\nnot-an-ip\n10.0.0.300\n',
     );
@@ -164,7 +165,7 @@ describe('readClassificationList formats', () => {
   });
 
   it('needs --as for a plain list', async () => {
-    const path = await fixture('plain-no-as.txt', '192.0.2.1\n');
+    const path = await writtenFile('plain-no-as.txt', '192.0.2.1\n');
     await expect(readAll(path, {})).rejects.toThrow(/plain IP list needs --as/);
   });
 
@@ -177,7 +178,7 @@ describe('readClassificationList formats', () => {
   });
 
   it('uses an ip_or_cidr,classification CSV as is', async () => {
-    const path = await fixture(
+    const path = await writtenFile(
       'header.csv',
       [
         'ip_or_cidr,classification',
@@ -205,13 +206,13 @@ describe('readClassificationList formats', () => {
   });
 
   it('falls back to --as for a blank classification cell', async () => {
-    const path = await fixture('header-as.csv', 'ip_or_cidr,classification\n192.0.2.1,\n192.0.2.2,cdn\n');
+    const path = await writtenFile('header-as.csv', 'ip_or_cidr,classification\n192.0.2.1,\n192.0.2.2,cdn\n');
     const { entries } = await readAll(path, { as: 'scanner' });
     expect(entries.map((entry) => entry.classification)).toEqual(['scanner', 'cdn']);
   });
 
   it('maps tags through --map, rejecting unmapped tags', async () => {
-    const mapPath = await fixture(
+    const mapPath = await writtenFile(
       'tags.tsv',
       '# feed tag → classification\ntag\tclassification\nCobalt Strike\tc2:cobalt_strike\nTOR exit\tproxy:tor\n"Mass, scanner",Scanner\n',
     );
@@ -223,7 +224,7 @@ describe('readClassificationList formats', () => {
         ['mass, scanner', 'scanner'],
       ]),
     );
-    const path = await fixture(
+    const path = await writtenFile(
       'feed.csv',
       'address,label,seen\n192.0.2.1, cobalt STRIKE ,2024\n192.0.2.2,Tor Exit,2024\n192.0.2.3,"Mass, scanner",2024\n192.0.2.4,Unknown thing,2024\n192.0.2.5,,2024\n',
     );
@@ -236,19 +237,19 @@ describe('readClassificationList formats', () => {
   });
 
   it('turns tags into products of --as', async () => {
-    const path = await fixture('c2.csv', 'IP,Tag\n192.0.2.1,Cobalt Strike\n192.0.2.2,Sliver C2 IPs\n192.0.2.3,\n');
+    const path = await writtenFile('c2.csv', 'IP,Tag\n192.0.2.1,Cobalt Strike\n192.0.2.2,Sliver C2 IPs\n192.0.2.3,\n');
     const { entries } = await readAll(path, { ipColumn: 'ip', tagColumn: 'tag', as: 'c2' });
     expect(entries.map((entry) => entry.classification)).toEqual(['c2:cobalt_strike', 'c2:sliver', 'c2']);
   });
 
   it('classifies every row of a CSV without tags as --as', async () => {
-    const path = await fixture('ips.csv', 'ip,first_seen\n192.0.2.1,2024\n192.0.2.2,2024\n');
+    const path = await writtenFile('ips.csv', 'ip,first_seen\n192.0.2.1,2024\n192.0.2.2,2024\n');
     const { entries } = await readAll(path, { as: 'attack-infrastructure' });
     expect(entries.map((entry) => entry.classification)).toEqual(['attack-infrastructure', 'attack-infrastructure']);
   });
 
   it('names missing columns', async () => {
-    const path = await fixture('cols.csv', 'addr,tag\n192.0.2.1,x\n');
+    const path = await writtenFile('cols.csv', 'addr,tag\n192.0.2.1,x\n');
     await expect(readAll(path, { as: 'c2', tagColumn: 'tag' })).rejects.toThrow(
       /cols\.csv:1: no IP column in the header \(columns: addr, tag\)/,
     );
@@ -265,7 +266,7 @@ describe('readClassificationList formats', () => {
 
 describe('readTagMap', () => {
   it('accepts comma lines without a header', async () => {
-    const path = await fixture('map.csv', 'sliver,c2:sliver\nshodan,Scanner:Shodan\n');
+    const path = await writtenFile('map.csv', 'sliver,c2:sliver\nshodan,Scanner:Shodan\n');
     expect(await readTagMap(path)).toEqual(
       new Map([
         ['sliver', 'c2:sliver'],
@@ -275,14 +276,14 @@ describe('readTagMap', () => {
   });
 
   it('throws naming file and line for an unknown type', async () => {
-    const path = await fixture('bad-map.csv', 'tag,classification\nsliver,c2:sliver\nmirai,botnet:mirai\n');
+    const path = await writtenFile('bad-map.csv', 'tag,classification\nsliver,c2:sliver\nmirai,botnet:mirai\n');
     await expect(readTagMap(path)).rejects.toThrow(/bad-map\.csv:3: unknown classification type "botnet"/);
   });
 
   it('throws for a line without a classification, and for conflicting duplicates', async () => {
-    const missing = await fixture('short-map.csv', 'sliver\n');
+    const missing = await writtenFile('short-map.csv', 'sliver\n');
     await expect(readTagMap(missing)).rejects.toThrow(/short-map\.csv:1: expected "tag<TAB or comma>classification"/);
-    const conflict = await fixture('dup-map.csv', 'Sliver,c2:sliver\nsliver,c2:other\n');
+    const conflict = await writtenFile('dup-map.csv', 'Sliver,c2:sliver\nsliver,c2:other\n');
     await expect(readTagMap(conflict)).rejects.toThrow(/dup-map\.csv:2: tag "sliver" is mapped to both c2:sliver and c2:other/);
   });
 });

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { detectFormat, headIsDecisive } from './detect.js';
+import { fixture } from '../../../test/support/fixtures.js';
 
-const SCANS = '../shared/data/scans/';
+const SCANS = fixture('scans/');
 const fixtureHead = (name: string) => readFileSync(SCANS + name, 'utf8').slice(0, 4096);
 
 describe('detectFormat', () => {
@@ -35,7 +36,7 @@ describe('detectFormat', () => {
   it('recognises every shared fixture', () => {
     expect(detectFormat(fixtureHead('nmap_libnmap_dionaea_scan.xml'))).toBe('nmap');
     expect(detectFormat(fixtureHead('nmap_ullaakut_scan_base.xml'))).toBe('nmap');
-    expect(detectFormat(fixtureHead('shodan_host_8.8.8.8_sample.json'))).toBe('shodan');
+    expect(detectFormat(fixtureHead('shodan_host_dns_sample.json'))).toBe('shodan');
     expect(detectFormat(fixtureHead('shodan_host_cropped_nginx_sample.json'))).toBe('shodan');
     // python-libnmap's JSON is none of ours; the NDJSON reader explains that per record.
     expect(detectFormat(fixtureHead('nmap_libnmap_2_hosts.json'))).toBe('ndjson');

@@ -7,8 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { normaliseFingerprint } from '../../core/fingerprint.js';
 import type { ReadItem } from '../../core/observation.js';
 import { readScanFile, type ScanFormat } from './index.js';
+import { fixture } from '../../../test/support/fixtures.js';
 
-const SCANS = '../shared/data/scans/';
+const SCANS = fixture('scans/');
 const work = mkdtempSync(join(tmpdir(), 'vulnscope-readers-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -73,8 +74,8 @@ describe('readScanFile', () => {
     const dionaea = await readAll(SCANS + 'nmap_libnmap_dionaea_scan.xml');
     expect(dionaea).toHaveLength(16);
     expect(dionaea[0].at).toEqual({ file: SCANS + 'nmap_libnmap_dionaea_scan.xml', line: 23 });
-    expect(summary(await readAll(SCANS + 'shodan_host_8.8.8.8_sample.json'))).toEqual(['8.8.8.8:53/udp']);
-    expect(summary(await readAll(SCANS + 'shodan_host_cropped_nginx_sample.json'))).toEqual(['5.9.111.213:80/tcp']);
+    expect(summary(await readAll(SCANS + 'shodan_host_dns_sample.json'))).toEqual(['192.0.2.10:53/udp']);
+    expect(summary(await readAll(SCANS + 'shodan_host_cropped_nginx_sample.json'))).toEqual(['198.51.100.80:80/tcp']);
     expect(summary(await readAll(SCANS + 'nmap_libnmap_2_hosts.json'))).toEqual([
       expect.stringMatching(/^rejected: this is a python-libnmap JSON report/),
     ]);
@@ -98,7 +99,7 @@ describe('readScanFile', () => {
     const xml = readFileSync(SCANS + 'nmap_libnmap_full_sudo6.xml');
     const gz = writeTemp('full_sudo6.scan', gzipSync(xml));
     expect(await readAll(gz)).toHaveLength(12);
-    const shodan = gzipSync(readFileSync(SCANS + 'shodan_host_8.8.8.8_sample.json'));
+    const shodan = gzipSync(readFileSync(SCANS + 'shodan_host_dns_sample.json'));
     const fromStdin = await readAll('-', { stdin: Readable.from([shodan.subarray(0, 1), shodan.subarray(1)]) });
     expect(fromStdin).toEqual([expect.objectContaining({ kind: 'observation', at: { file: '<stdin>', line: 1 } })]);
   });
@@ -106,7 +107,7 @@ describe('readScanFile', () => {
   it('uses the forced format instead of detecting', async () => {
     const items = await readAll(SCANS + 'shodan_host_cropped_nginx_sample.json', { format: 'nmap' satisfies ScanFormat });
     expect(items).toEqual([{ kind: 'rejected', at: expect.any(Object), reason: expect.stringMatching(/^invalid XML: /) }]);
-    expect(summary(await readAll(SCANS + 'shodan_host_cropped_nginx_sample.json', { format: 'shodan' }))).toEqual(['5.9.111.213:80/tcp']);
+    expect(summary(await readAll(SCANS + 'shodan_host_cropped_nginx_sample.json', { format: 'shodan' }))).toEqual(['198.51.100.80:80/tcp']);
   });
 
   it('yields nothing for an empty file and one rejection for an unknown one', async () => {

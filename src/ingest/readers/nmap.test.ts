@@ -3,8 +3,9 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Observation, ReadItem } from '../../core/observation.js';
 import { readNmapXml } from './nmap.js';
+import { fixture } from '../../../test/support/fixtures.js';
 
-const SCANS = '../shared/data/scans/';
+const SCANS = fixture('scans/');
 
 async function readFixture(name: string): Promise<ReadItem[]> {
   const items: ReadItem[] = [];

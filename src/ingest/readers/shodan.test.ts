@@ -3,8 +3,9 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Observation, ReadItem } from '../../core/observation.js';
 import { readShodan } from './shodan.js';
+import { fixture } from '../../../test/support/fixtures.js';
 
-const SCANS = '../shared/data/scans/';
+const SCANS = fixture('scans/');
 
 async function read(input: string | Readable, file = 'shodan.json'): Promise<ReadItem[]> {
   const stream = typeof input === 'string' ? Readable.from([Buffer.from(input)]) : input;
@@ -43,24 +44,24 @@ const BANNER = {
 };
 
 describe('Shodan host-API fixtures', () => {
-  it('reads the pretty-printed 8.8.8.8 host object with host-level enrichment', async () => {
-    const items = await read(createReadStream(SCANS + 'shodan_host_8.8.8.8_sample.json'), '8.8.8.8.json');
+  it('reads the pretty-printed DNS host object with host-level enrichment', async () => {
+    const items = await read(createReadStream(SCANS + 'shodan_host_dns_sample.json'), 'dns.json');
     expect(items).toEqual([
       {
         kind: 'observation',
-        at: { file: '8.8.8.8.json', line: 1 },
+        at: { file: 'dns.json', line: 1 },
         observation: {
-          ip: '8.8.8.8',
+          ip: '192.0.2.10',
           port: 53,
           protocol: 'udp',
-          hostnames: ['dns.google'],
+          hostnames: ['dns.example.net'],
           timestamp: Date.UTC(2021, 0, 22, 8, 49, 35, 190),
           fingerprints: [{ service: 'dns-udp', banner: 'Recursion: enabled' }],
           osCpes: [],
           cves: [],
           classifications: [],
-          asn: 'AS15169',
-          asName: 'Google',
+          asn: 'AS64496',
+          asName: 'Example DNS',
           country: 'United States',
           countryCode: 'US',
         },
@@ -71,10 +72,10 @@ describe('Shodan host-API fixtures', () => {
   it('reads the cropped nginx host (no top-level ip_str) with its truncated cpe23', async () => {
     const [observation] = observationsOf(await read(createReadStream(SCANS + 'shodan_host_cropped_nginx_sample.json')));
     expect(observation).toEqual({
-      ip: '5.9.111.213',
+      ip: '198.51.100.80',
       port: 80,
       protocol: 'tcp',
-      hostnames: ['karisma.org.co'],
+      hostnames: ['www.example.org'],
       timestamp: Date.UTC(2023, 4, 16, 13, 23, 58, 464),
       fingerprints: [
         {
@@ -88,16 +89,16 @@ describe('Shodan host-API fixtures', () => {
       osCpes: [],
       cves: [],
       classifications: [],
-      asn: 'AS24940',
-      asName: 'Hetzner Online GmbH',
+      asn: 'AS64511',
+      asName: 'Example Hosting',
       country: 'Germany',
       countryCode: 'DE',
     });
   });
 
   it('reads the same host object compacted onto one line', async () => {
-    const compact = JSON.stringify(JSON.parse(readFileSync(SCANS + 'shodan_host_8.8.8.8_sample.json', 'utf8')));
-    expect(observationsOf(await read(compact + '\n')).map((o) => `${o.ip}:${o.port}/${o.protocol}`)).toEqual(['8.8.8.8:53/udp']);
+    const compact = JSON.stringify(JSON.parse(readFileSync(SCANS + 'shodan_host_dns_sample.json', 'utf8')));
+    expect(observationsOf(await read(compact + '\n')).map((o) => `${o.ip}:${o.port}/${o.protocol}`)).toEqual(['192.0.2.10:53/udp']);
   });
 });
 
