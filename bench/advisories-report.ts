@@ -39,7 +39,18 @@ export interface AdvisoryBenchResult {
   };
   floor: { c1: LoadResult; c32: LoadResult };
   queries: AdvisoryQueryFigures[];
-  walk: { params: Record<string, string>; limit: number; total: number; records: number; pages: number; duplicates: number; seconds: number; recordsPerSecond: number; pageP50Ms: number; pageP99Ms: number };
+  walk: {
+    params: Record<string, string>;
+    limit: number;
+    total: number;
+    records: number;
+    pages: number;
+    duplicates: number;
+    seconds: number;
+    recordsPerSecond: number;
+    pageP50Ms: number;
+    pageP99Ms: number;
+  };
 }
 
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));

@@ -25,7 +25,11 @@ import { cleanEnv, databaseUrlOf, dropSchema, fail, freePort } from './common.js
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = path.join(ROOT, 'dist/cli/main.js');
-const FEED = { name: 'mitre-cvelist-v5', description: 'Synthetic CVE List V5 records (advisory benchmark)', adapter: 'mitre-cvelist-v5' };
+const FEED = {
+  name: 'mitre-cvelist-v5',
+  description: 'Synthetic CVE List V5 records (advisory benchmark)',
+  adapter: 'mitre-cvelist-v5',
+};
 const LIMIT = 100;
 const SEED = 7;
 
@@ -39,7 +43,13 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { records: 400_000, engine: 'sqlite', out: path.join(ROOT, 'bench/results'), quick: false, workers: 2 };
+  const options: Options = {
+    records: 400_000,
+    engine: 'sqlite',
+    out: path.join(ROOT, 'bench/results'),
+    quick: false,
+    workers: 2,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => argv[++i] ?? fail(`${arg} needs a value`);
@@ -57,8 +67,8 @@ function parseArgs(argv: string[]): Options {
   return options;
 }
 
-
-const say = (message: string) => process.stderr.write(`[bench-adv ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+const say = (message: string) =>
+  process.stderr.write(`[bench-adv ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 
 interface QueryClass {
   name: string;
@@ -90,11 +100,15 @@ export function pickAdvisoryQueries(stats: AdvisoryStats): QueryClass[] {
   const [pairKey] = closest(cpeProducts, productTarget);
   const product = stats.products[stats.productIndex.get(pairKey)!]!;
   const middle = product.versions[Math.floor(product.versions.length / 2)]!;
-  const packages = new Map([...stats.productCounts].filter(([key]) => stats.products[stats.productIndex.get(key)!]!.package?.purl));
+  const packages = new Map(
+    [...stats.productCounts].filter(([key]) => stats.products[stats.productIndex.get(key)!]!.package?.purl),
+  );
   const [packageKey] = closest(packages, Math.max(3, stats.records * 0.003));
   const pkg = stats.products[stats.productIndex.get(packageKey)!]!;
   const pkgVersion = pkg.versions[Math.floor(pkg.versions.length / 2)]!;
-  const named = new Map([...stats.productCounts].filter(([key]) => stats.products[stats.productIndex.get(key)!]!.package));
+  const named = new Map(
+    [...stats.productCounts].filter(([key]) => stats.products[stats.productIndex.get(key)!]!.package),
+  );
   const [nameKey] = closest(named, Math.max(3, stats.records * 0.005));
   const packageName = stats.products[stats.productIndex.get(nameKey)!]!.package!.name;
   const base = { name: FEED.name, limit: String(LIMIT) };
@@ -103,9 +117,18 @@ export function pickAdvisoryQueries(stats: AdvisoryStats): QueryClass[] {
     { name: 'cve_id', params: { ...base, cve_id: stats.sampleCveId } },
     { name: 'vendor', params: { ...base, vendor: vendor } },
     { name: 'vendor+product', params: { ...base, vendor: product.vendor, product: product.product } },
-    { name: 'vendor+product+version', params: { ...base, vendor: product.vendor, product: product.product, version: middle } },
-    { name: 'cpe (with version)', params: { ...base, cpe: `cpe:2.3:a:${product.vendor}:${product.product}:${middle}` } },
-    { name: 'purl (with version)', params: { ...base, purl: `pkg:${pkg.package!.ecosystem}/${purlName}@${pkgVersion}` } },
+    {
+      name: 'vendor+product+version',
+      params: { ...base, vendor: product.vendor, product: product.product, version: middle },
+    },
+    {
+      name: 'cpe (with version)',
+      params: { ...base, cpe: `cpe:2.3:a:${product.vendor}:${product.product}:${middle}` },
+    },
+    {
+      name: 'purl (with version)',
+      params: { ...base, purl: `pkg:${pkg.package!.ecosystem}/${purlName}@${pkgVersion}` },
+    },
     { name: 'package_name', params: { ...base, package_name: packageName } },
     { name: 'reference_tag', params: { ...base, reference_tag: 'exploit' } },
     { name: 'description_lang', params: { ...base, description_lang: 'ja' } },
@@ -141,10 +164,16 @@ async function main(): Promise<void> {
   try {
     say('loading through loadFeedItems');
     const loadStarted = performance.now();
-    const summary = await loadFeedItems(storage, FEED, recordsAsItems(generateAdvisories(options.records, { seed: SEED, now })), { source: 'bench' });
+    const summary = await loadFeedItems(
+      storage,
+      FEED,
+      recordsAsItems(generateAdvisories(options.records, { seed: SEED, now })),
+      { source: 'bench' },
+    );
     const loadSeconds = (performance.now() - loadStarted) / 1000;
     say(`loaded ${summary.records} records in ${loadSeconds.toFixed(1)} s (${summary.rejected} rejected)`);
-    if (summary.records !== options.records) throw new Error(`the feed holds ${summary.records} records, expected ${options.records}`);
+    if (summary.records !== options.records)
+      throw new Error(`the feed holds ${summary.records} records, expected ${options.records}`);
     const peakRssMiB = process.resourceUsage().maxRSS / 1024;
     const databaseMiB = database.engine === 'sqlite' ? sqliteSizeMiB(database.file) : undefined;
 
@@ -158,24 +187,40 @@ async function main(): Promise<void> {
     const floorRequests = options.quick ? 40 : 300;
     say('HTTP floor (GET /whoami)');
     const floor1 = await runLoad(['/whoami'], { baseUrl, token, concurrency: 1, requests: floorRequests, warmup: 20 });
-    const floor32 = await runLoad(['/whoami'], { baseUrl, token, concurrency: 32, requests: options.quick ? 100 : 2000, warmup: 20 });
+    const floor32 = await runLoad(['/whoami'], {
+      baseUrl,
+      token,
+      concurrency: 32,
+      requests: options.quick ? 100 : 2000,
+      warmup: 20,
+    });
 
     const queries: AdvisoryQueryFigures[] = [];
     for (const query of pickAdvisoryQueries(stats)) {
       say(`query: ${query.name} ${new URLSearchParams(query.params)}`);
       queries.push(await measureQuery(query, { storage, baseUrl, token, quick: options.quick }));
       const q = queries[queries.length - 1]!;
-      say(`  filtered ${q.filtered}, engine p50 ${q.engineP50Ms.toFixed(2)} ms, API p50 ${q.api.c1.p50Ms.toFixed(2)} ms, c=32 ${q.api.c32.requestsPerSecond.toFixed(0)} req/s`);
+      say(
+        `  filtered ${q.filtered}, engine p50 ${q.engineP50Ms.toFixed(2)} ms, API p50 ${q.api.c1.p50Ms.toFixed(2)} ms, c=32 ${q.api.c32.requestsPerSecond.toFixed(0)} req/s`,
+      );
     }
 
     const walkParams = pickWalk(stats, options.quick);
     say(`cursor walk ${new URLSearchParams(walkParams)}`);
     const walk = await measureWalk(walkParams, baseUrl, token);
-    say(`walk: ${walk.records} records, ${walk.pages} pages, ${walk.recordsPerSecond.toFixed(0)} records/s, ${walk.duplicates} duplicates`);
-    if (walk.duplicates !== 0 || walk.records !== walk.total) throw new Error(`the walk returned ${walk.records} of ${walk.total} records with ${walk.duplicates} duplicates`);
+    say(
+      `walk: ${walk.records} records, ${walk.pages} pages, ${walk.recordsPerSecond.toFixed(0)} records/s, ${walk.duplicates} duplicates`,
+    );
+    if (walk.duplicates !== 0 || walk.records !== walk.total)
+      throw new Error(`the walk returned ${walk.records} of ${walk.total} records with ${walk.duplicates} duplicates`);
 
     const result: AdvisoryBenchResult = {
-      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model ?? 'unknown',
+        memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+        node: process.version,
+      },
       date: new Date().toISOString(),
       engine: options.engine,
       records: options.records,
@@ -211,7 +256,10 @@ async function main(): Promise<void> {
   }
 }
 
-async function measureQuery(query: QueryClass, context: { storage: Storage; baseUrl: string; token: string; quick: boolean }): Promise<AdvisoryQueryFigures> {
+async function measureQuery(
+  query: QueryClass,
+  context: { storage: Storage; baseUrl: string; token: string; quick: boolean },
+): Promise<AdvisoryQueryFigures> {
   const { feed, filters } = parseAdvisoryFilters(query.params);
   const limit = Number(query.params.limit ?? LIMIT);
   const page = Number(query.params.page ?? 1);
@@ -220,17 +268,31 @@ async function measureQuery(query: QueryClass, context: { storage: Storage; base
   const first = await context.storage.advisories.search(feeds, filters, paging);
   // Budget by cost: a query of ~1 ms gets the full run counts, one of ~1 s a few dozen requests.
   const firstMs = (await timeRuns(1, () => context.storage.advisories.search(feeds, filters, paging)))[0]!;
-  const budget = (seconds: number, min: number, max: number) => Math.max(min, Math.min(max, Math.round((seconds * 1000) / Math.max(firstMs, 0.05))));
+  const budget = (seconds: number, min: number, max: number) =>
+    Math.max(min, Math.min(max, Math.round((seconds * 1000) / Math.max(firstMs, 0.05))));
   const runs = context.quick ? 5 : budget(3, 10, 200);
   const engineMs = await timeRuns(runs, () => context.storage.advisories.search(feeds, filters, paging));
   const path = `/v4/advisory?${new URLSearchParams(query.params)}`;
   const c1Requests = context.quick ? 10 : budget(5, 20, 300);
   const c32Requests = context.quick ? 64 : budget(8, 64, 2000);
-  const c1 = await runLoad([path], { baseUrl: context.baseUrl, token: context.token, concurrency: 1, requests: c1Requests, warmup: context.quick ? 2 : 5 });
-  const c32 = await runLoad([path], { baseUrl: context.baseUrl, token: context.token, concurrency: 32, requests: c32Requests, warmup: context.quick ? 2 : 5 });
+  const c1 = await runLoad([path], {
+    baseUrl: context.baseUrl,
+    token: context.token,
+    concurrency: 1,
+    requests: c1Requests,
+    warmup: context.quick ? 2 : 5,
+  });
+  const c32 = await runLoad([path], {
+    baseUrl: context.baseUrl,
+    token: context.token,
+    concurrency: 32,
+    requests: c32Requests,
+    warmup: context.quick ? 2 : 5,
+  });
   // Warm-up requests are not counted by runLoad; one more check that the API agrees with the engine.
   const check = (await getJson(`${context.baseUrl}${path}`, context.token)).body as { _meta?: { filtered: number } };
-  if (check._meta?.filtered !== first.filtered) throw new Error(`${query.name}: the API says ${check._meta?.filtered} records match, the engine ${first.filtered}`);
+  if (check._meta?.filtered !== first.filtered)
+    throw new Error(`${query.name}: the API says ${check._meta?.filtered} records match, the engine ${first.filtered}`);
   return {
     name: query.name,
     params: query.params,
@@ -243,7 +305,11 @@ async function measureQuery(query: QueryClass, context: { storage: Storage; base
   };
 }
 
-async function measureWalk(params: Record<string, string>, baseUrl: string, token: string): Promise<AdvisoryBenchResult['walk']> {
+async function measureWalk(
+  params: Record<string, string>,
+  baseUrl: string,
+  token: string,
+): Promise<AdvisoryBenchResult['walk']> {
   let url = `${baseUrl}/v4/advisory?${new URLSearchParams({ ...params, start_cursor: 'true', limit: String(LIMIT) })}`;
   const seen = new Set<string>();
   let duplicates = 0;
@@ -257,8 +323,12 @@ async function measureWalk(params: Record<string, string>, baseUrl: string, toke
   for (;;) {
     const t0 = performance.now();
     const response = await getJson(url, token, walkAgent);
-    if (response.status !== 200) throw new Error(`walk page ${pages + 1}: HTTP ${response.status} ${JSON.stringify(response.body)}`);
-    const body = response.body as { _meta: { filtered: number; next_cursor?: string }; data: Array<{ cveMetadata: { cveId: string } }> };
+    if (response.status !== 200)
+      throw new Error(`walk page ${pages + 1}: HTTP ${response.status} ${JSON.stringify(response.body)}`);
+    const body = response.body as {
+      _meta: { filtered: number; next_cursor?: string };
+      data: Array<{ cveMetadata: { cveId: string } }>;
+    };
     pageMs.push(performance.now() - t0);
     pages++;
     total = body._meta.filtered;
@@ -289,7 +359,11 @@ async function measureWalk(params: Record<string, string>, baseUrl: string, toke
 }
 
 /** GET with node:http (no connection left open unless `agent` keeps one): status and parsed body. */
-function getJson(url: string, token: string, agent: http.Agent | false = false): Promise<{ status: number; body: unknown }> {
+function getJson(
+  url: string,
+  token: string,
+  agent: http.Agent | false = false,
+): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     const request = http.get(url, { agent, headers: { authorization: `Bearer ${token}` } }, (response) => {
       let text = '';
@@ -309,7 +383,10 @@ function getJson(url: string, token: string, agent: http.Agent | false = false):
 }
 
 async function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [CLI, 'serve'], {
+    env: { ...cleanEnv(), ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const deadline = Date.now() + 5 * 60_000;
   while (Date.now() < deadline) {
     try {
@@ -344,8 +421,6 @@ async function stopServer(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-
-
 function sqliteSizeMiB(file: string): number {
   let bytes = 0;
   for (const suffix of ['', '-wal']) {
@@ -365,8 +440,6 @@ function databaseFor(options: Options, work: string): DatabaseConfig {
   if (config.engine !== 'postgres') fail('--engine postgres needs a postgres:// URL');
   return { ...config, schema: `bench_adv_${options.records}` };
 }
-
-
 
 main().catch((error) => {
   process.stderr.write(`bench failed: ${(error as Error).stack}\n`);

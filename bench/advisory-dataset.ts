@@ -16,8 +16,70 @@ import { Zipf } from './zipf.js';
 const PRODUCT_COUNT = 3000;
 const DAY = 86_400_000;
 const SPAN_MS = 3 * 365 * DAY;
-const KNOWN_VENDORS = ['microsoft', 'apache', 'oracle', 'cisco', 'google', 'ibm', 'redhat', 'linux', 'adobe', 'apple', 'fortinet', 'vmware', 'citrix', 'juniper', 'paloaltonetworks', 'atlassian', 'jenkins', 'gitlab', 'elastic', 'wordpress', 'php', 'python', 'nodejs', 'openssl', 'mozilla', 'qualcomm', 'samsung', 'huawei', 'siemens', 'schneider-electric', 'zyxel', 'netgear', 'tp-link', 'd-link', 'hikvision', 'synology', 'qnap', 'sonicwall', 'f5', 'sap'];
-const WORDS = ['server', 'gateway', 'manager', 'portal', 'agent', 'studio', 'connect', 'cloud', 'router', 'firewall', 'suite', 'engine', 'framework', 'plugin', 'client', 'console', 'proxy', 'director', 'analytics', 'core'];
+const KNOWN_VENDORS = [
+  'microsoft',
+  'apache',
+  'oracle',
+  'cisco',
+  'google',
+  'ibm',
+  'redhat',
+  'linux',
+  'adobe',
+  'apple',
+  'fortinet',
+  'vmware',
+  'citrix',
+  'juniper',
+  'paloaltonetworks',
+  'atlassian',
+  'jenkins',
+  'gitlab',
+  'elastic',
+  'wordpress',
+  'php',
+  'python',
+  'nodejs',
+  'openssl',
+  'mozilla',
+  'qualcomm',
+  'samsung',
+  'huawei',
+  'siemens',
+  'schneider-electric',
+  'zyxel',
+  'netgear',
+  'tp-link',
+  'd-link',
+  'hikvision',
+  'synology',
+  'qnap',
+  'sonicwall',
+  'f5',
+  'sap',
+];
+const WORDS = [
+  'server',
+  'gateway',
+  'manager',
+  'portal',
+  'agent',
+  'studio',
+  'connect',
+  'cloud',
+  'router',
+  'firewall',
+  'suite',
+  'engine',
+  'framework',
+  'plugin',
+  'client',
+  'console',
+  'proxy',
+  'director',
+  'analytics',
+  'core',
+];
 const WEAKNESSES = [
   ['CWE-79', 'cross-site scripting (XSS)'],
   ['CWE-89', 'SQL injection'],
@@ -32,8 +94,16 @@ const WEAKNESSES = [
   ['CWE-918', 'server-side request forgery (SSRF)'],
   ['CWE-400', 'uncontrolled resource consumption'],
 ] as const;
-const IMPACTS = ['execute arbitrary code', 'read arbitrary files', 'cause a denial of service', 'escalate privileges', 'bypass authentication', 'inject arbitrary web script or HTML'];
-const ES = 'Una vulnerabilidad en el producto permite a un atacante remoto ejecutar código arbitrario mediante una solicitud manipulada.';
+const IMPACTS = [
+  'execute arbitrary code',
+  'read arbitrary files',
+  'cause a denial of service',
+  'escalate privileges',
+  'bypass authentication',
+  'inject arbitrary web script or HTML',
+];
+const ES =
+  'Una vulnerabilidad en el producto permite a un atacante remoto ejecutar código arbitrario mediante una solicitud manipulada.';
 const JA = '細工されたリクエストにより、リモートの攻撃者が任意のコードを実行できる脆弱性が存在します。';
 /** Reference tags and the share of records carrying each. */
 const TAGS: Array<[string, number]> = [
@@ -142,18 +212,34 @@ export function buildProducts(seed: number): AdvisoryProduct[] {
       const ecosystem = random.pick(['npm', 'npm', 'pypi', 'golang'] as const);
       const org = `org${random.int(1, 400)}`;
       const base = `${random.pick(WORDS)}-${random.pick(WORDS)}${i}`;
-      const name = ecosystem === 'golang' ? `github.com/${org}/${base}` : ecosystem === 'npm' && random.chance(0.3) ? `@${org}/${base}` : base;
+      const name =
+        ecosystem === 'golang'
+          ? `github.com/${org}/${base}`
+          : ecosystem === 'npm' && random.chance(0.3)
+            ? `@${org}/${base}`
+            : base;
       const product = name;
       if (taken.has(`${org}:${product}`)) continue;
       taken.add(`${org}:${product}`);
-      products.push({ vendor: org, product, style: 'semver', versions: versionList(random, 'semver', count), package: { ecosystem, name, purl: random.chance(0.6) } });
+      products.push({
+        vendor: org,
+        product,
+        style: 'semver',
+        versions: versionList(random, 'semver', count),
+        package: { ecosystem, name, purl: random.chance(0.6) },
+      });
       continue;
     }
     const vendor = vendors[vendorZipf.sample(random)]!;
     const product = `${random.pick(WORDS)}_${random.pick(WORDS)}${i % 7 === 0 ? '' : `_${i}`}`;
     if (taken.has(`${vendor}:${product}`)) continue;
     taken.add(`${vendor}:${product}`);
-    const style = random.weighted<VersionStyle>([['semver', 0.55], ['four-part', 0.25], ['letter', 0.1], ['patchlevel', 0.1]]);
+    const style = random.weighted<VersionStyle>([
+      ['semver', 0.55],
+      ['four-part', 0.25],
+      ['letter', 0.1],
+      ['patchlevel', 0.1],
+    ]);
     products.push({ vendor, product, style, versions: versionList(random, style, count) });
   }
   return products;
@@ -199,7 +285,8 @@ function affectedEntry(random: SeededRandom, product: AdvisoryProduct): Record<s
   if (product.package) {
     entry.collectionURL = REGISTRIES[product.package.ecosystem];
     entry.packageName = product.package.name;
-    if (product.package.purl) entry.packageURL = `pkg:${product.package.ecosystem}/${product.package.name.replace('@', '%40')}`;
+    if (product.package.purl)
+      entry.packageURL = `pkg:${product.package.ecosystem}/${product.package.name.replace('@', '%40')}`;
   } else if (random.chance(0.85)) {
     entry.cpes = [`cpe:2.3:a:${cpeValue(product.vendor)}:${cpeValue(product.product)}:*:*:*:*:*:*:*:*`];
   }
@@ -210,7 +297,11 @@ function affectedEntry(random: SeededRandom, product: AdvisoryProduct): Record<s
 }
 
 /** Yields the feed's `records` records; fills `stats` (what the harness needs to pick its queries) on the way. */
-export function* generateAdvisories(records: number, options: { seed?: number; now: number }, stats?: AdvisoryStats): Generator<AdvisoryRecord> {
+export function* generateAdvisories(
+  records: number,
+  options: { seed?: number; now: number },
+  stats?: AdvisoryStats,
+): Generator<AdvisoryRecord> {
   const seed = options.seed ?? 7;
   const products = stats?.products ?? buildProducts(seed);
   const productZipf = new Zipf(products.length, 1.0);
@@ -232,7 +323,9 @@ export function* generateAdvisories(records: number, options: { seed?: number; n
     }
     const [cwe, weakness] = random.pick(WEAKNESSES);
     const impact = random.pick(IMPACTS);
-    const fixedIn = (affected[0]!.versions as Array<{ lessThan?: string; lessThanOrEqual?: string; version: string }>)[0]!;
+    const fixedIn = (
+      affected[0]!.versions as Array<{ lessThan?: string; lessThanOrEqual?: string; version: string }>
+    )[0]!;
     const descriptions: Array<Record<string, string>> = [
       {
         lang: random.chance(0.1) ? 'en-US' : 'en',
@@ -247,9 +340,11 @@ export function* generateAdvisories(records: number, options: { seed?: number; n
     for (let r = 0; r < refCount; r++) {
       const tag = tagged[r];
       const url =
-        tag === 'exploit' ? `https://www.exploit-db.com/exploits/${40000 + ((i * 7 + r) % 20000)}`
-        : tag === 'patch' ? `https://github.com/${main.vendor}/${main.product.replace(/[^a-z0-9_-]/gi, '-')}/commit/${(i * 2654435761 >>> 0).toString(16).padStart(8, '0')}`
-        : `https://${main.vendor}.example.com/security/${cveId.toLowerCase()}${r > 0 ? `-${r}` : ''}`;
+        tag === 'exploit'
+          ? `https://www.exploit-db.com/exploits/${40000 + ((i * 7 + r) % 20000)}`
+          : tag === 'patch'
+            ? `https://github.com/${main.vendor}/${main.product.replace(/[^a-z0-9_-]/gi, '-')}/commit/${((i * 2654435761) >>> 0).toString(16).padStart(8, '0')}`
+            : `https://${main.vendor}.example.com/security/${cveId.toLowerCase()}${r > 0 ? `-${r}` : ''}`;
       references.push(tag ? { url, tags: [tag] } : { url });
     }
     const score = Math.round((2 + random.next() * 8) * 10) / 10;
@@ -267,11 +362,17 @@ export function* generateAdvisories(records: number, options: { seed?: number; n
       },
       containers: {
         cna: {
-          providerMetadata: { orgId: '8254265b-2729-46b6-b9e3-3dfca2d5bfca', shortName: main.package ? 'GitHub_M' : 'mitre', dateUpdated: iso(updated) },
+          providerMetadata: {
+            orgId: '8254265b-2729-46b6-b9e3-3dfca2d5bfca',
+            shortName: main.package ? 'GitHub_M' : 'mitre',
+            dateUpdated: iso(updated),
+          },
           title: `${weakness} in ${main.product}`,
           descriptions,
           affected,
-          problemTypes: [{ descriptions: [{ type: 'CWE', cweId: cwe, lang: 'en', description: `${cwe}: ${weakness}` }] }],
+          problemTypes: [
+            { descriptions: [{ type: 'CWE', cweId: cwe, lang: 'en', description: `${cwe}: ${weakness}` }] },
+          ],
           metrics: [
             {
               cvssV3_1: {

@@ -42,7 +42,8 @@ export function renderComparison(a: BenchResult, b: BenchResult, [la, lb]: [stri
     `- **${label}**: ${r.engine}, ${n(r.records)} observations, ${r.date}, ${r.serverWorkers} worker process(es), HTTP floor p50 ${ms(r.floor.c1.p50Ms)} ms`;
   const rows = a.queries.map((qa) => {
     const qb = b.queries.find((q) => q.name === qa.name);
-    if (!qb) return `| ${qa.name} | ${ms(qa.api.c1.p50Ms)} | — | — | ${ms(qa.api.c1.p99Ms)} | — | ${n(qa.api.c32.requestsPerSecond)} | — | — |`;
+    if (!qb)
+      return `| ${qa.name} | ${ms(qa.api.c1.p50Ms)} | — | — | ${ms(qa.api.c1.p99Ms)} | — | ${n(qa.api.c32.requestsPerSecond)} | — | — |`;
     return `| ${qa.name} | ${ms(qa.api.c1.p50Ms)} | ${ms(qb.api.c1.p50Ms)} | ${ratio(qa.api.c1.p50Ms, qb.api.c1.p50Ms)} | ${ms(qa.api.c1.p99Ms)} | ${ms(qb.api.c1.p99Ms)} | ${n(qa.api.c32.requestsPerSecond)} | ${n(qb.api.c32.requestsPerSecond)} | ${ratio(qa.api.c32.requestsPerSecond, qb.api.c32.requestsPerSecond)} |`;
   });
   const figure = (name: string, va: number, vb: number, format: (v: number) => string) =>
@@ -67,7 +68,9 @@ export function renderComparison(a: BenchResult, b: BenchResult, [la, lb]: [stri
     figure('raw INSERT rows/s', a.ingest.rawRowsPerSecond, b.ingest.rawRowsPerSecond, n),
     figure('ingest ÷ raw', a.ingest.ratioToRaw, b.ingest.ratioToRaw, (v) => v.toFixed(2)),
     figure('ingest peak RSS MiB', a.ingest.peakRssMiB, b.ingest.peakRssMiB, n),
-    figure('index build at server start s', a.index.serverBuildSeconds, b.index.serverBuildSeconds, (v) => v.toFixed(1)),
+    figure('index build at server start s', a.index.serverBuildSeconds, b.index.serverBuildSeconds, (v) =>
+      v.toFixed(1),
+    ),
     figure('index memory MiB', a.index.memoryMiB, b.index.memoryMiB, n),
     figure('server RSS MiB (all workers)', a.index.serverRssMiB, b.index.serverRssMiB, n),
     figure('upserts/s', a.upkeep.upsertsPerSecond, b.upkeep.upsertsPerSecond, n),

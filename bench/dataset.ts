@@ -14,11 +14,120 @@ import { Zipf } from './zipf.js';
 const ASN_COUNT = 60_000;
 const PRODUCT_COUNT = 3000;
 const CVE_COUNT = 40_000;
-const HEAD_PORTS = [80, 443, 22, 8080, 21, 25, 3389, 8443, 53, 110, 143, 3306, 5432, 6379, 445, 993, 995, 587, 8000, 8888];
-const COUNTRIES = ['US', 'CN', 'DE', 'GB', 'FR', 'JP', 'NL', 'RU', 'BR', 'IN', 'KR', 'CA', 'SG', 'IT', 'AU', 'ES', 'SE', 'PL', 'HK', 'TW', 'VN', 'ID', 'UA', 'TR', 'MX', 'CH', 'FI', 'IR', 'AR', 'ZA', 'TH', 'RO', 'CZ', 'AT', 'BE', 'NO', 'DK', 'IE', 'IL', 'CL'];
-const VENDORS = ['apache', 'microsoft', 'f5', 'openbsd', 'oracle', 'cisco', 'fortinet', 'ibm', 'google', 'redhat', 'vmware', 'citrix', 'juniper', 'paloaltonetworks', 'atlassian', 'jenkins', 'gitlab', 'elastic', 'postgresql', 'mysql', 'redis', 'mongodb', 'isc', 'exim', 'proftpd', 'openssl', 'php', 'python', 'nodejs', 'zyxel', 'netgear', 'tp-link', 'd-link', 'hikvision', 'dahua', 'synology', 'qnap', 'ubiquiti', 'mikrotik', 'sonicwall'];
-const HOST_WORDS = ['www', 'mail', 'vpn', 'api', 'dev', 'shop', 'portal', 'remote', 'git', 'cdn', 'app', 'admin', 'smtp', 'ns1', 'ftp'];
-const CLASSIFICATIONS = ['c2:cobalt_strike', 'c2:sliver', 'c2:mythic', 'proxy:tor', 'scanner', 'honeypot:cowrie', 'attack-infrastructure:interactsh', 'cdn'];
+const HEAD_PORTS = [
+  80, 443, 22, 8080, 21, 25, 3389, 8443, 53, 110, 143, 3306, 5432, 6379, 445, 993, 995, 587, 8000, 8888,
+];
+const COUNTRIES = [
+  'US',
+  'CN',
+  'DE',
+  'GB',
+  'FR',
+  'JP',
+  'NL',
+  'RU',
+  'BR',
+  'IN',
+  'KR',
+  'CA',
+  'SG',
+  'IT',
+  'AU',
+  'ES',
+  'SE',
+  'PL',
+  'HK',
+  'TW',
+  'VN',
+  'ID',
+  'UA',
+  'TR',
+  'MX',
+  'CH',
+  'FI',
+  'IR',
+  'AR',
+  'ZA',
+  'TH',
+  'RO',
+  'CZ',
+  'AT',
+  'BE',
+  'NO',
+  'DK',
+  'IE',
+  'IL',
+  'CL',
+];
+const VENDORS = [
+  'apache',
+  'microsoft',
+  'f5',
+  'openbsd',
+  'oracle',
+  'cisco',
+  'fortinet',
+  'ibm',
+  'google',
+  'redhat',
+  'vmware',
+  'citrix',
+  'juniper',
+  'paloaltonetworks',
+  'atlassian',
+  'jenkins',
+  'gitlab',
+  'elastic',
+  'postgresql',
+  'mysql',
+  'redis',
+  'mongodb',
+  'isc',
+  'exim',
+  'proftpd',
+  'openssl',
+  'php',
+  'python',
+  'nodejs',
+  'zyxel',
+  'netgear',
+  'tp-link',
+  'd-link',
+  'hikvision',
+  'dahua',
+  'synology',
+  'qnap',
+  'ubiquiti',
+  'mikrotik',
+  'sonicwall',
+];
+const HOST_WORDS = [
+  'www',
+  'mail',
+  'vpn',
+  'api',
+  'dev',
+  'shop',
+  'portal',
+  'remote',
+  'git',
+  'cdn',
+  'app',
+  'admin',
+  'smtp',
+  'ns1',
+  'ftp',
+];
+const CLASSIFICATIONS = [
+  'c2:cobalt_strike',
+  'c2:sliver',
+  'c2:mythic',
+  'proxy:tor',
+  'scanner',
+  'honeypot:cowrie',
+  'attack-infrastructure:interactsh',
+  'cdn',
+];
 
 export interface DatasetStats {
   records: number;
@@ -65,7 +174,10 @@ export function buildModel(records: number, seed: number): DatasetModel {
     const product = i === 0 ? 'http_server' : `${vendor === 'apache' ? 'module' : 'product'}_${i}`;
     const versionCount = 1 + ((i * 13 + 5) % 40);
     const major = 1 + (i % 9);
-    const versions = Array.from({ length: versionCount }, (_, v) => `${major}.${Math.floor(v / 10)}.${v % 10}${i % 17 === 0 ? 'p1' : ''}`);
+    const versions = Array.from(
+      { length: versionCount },
+      (_, v) => `${major}.${Math.floor(v / 10)}.${v % 10}${i % 17 === 0 ? 'p1' : ''}`,
+    );
     const cves = versions.map(() => {
       if (!random.chance(0.3)) return [];
       const k = 1 + Math.floor(random.next() * 6);
@@ -95,7 +207,16 @@ export function buildModel(records: number, seed: number): DatasetModel {
     next += size;
     asnCountries.push(COUNTRIES[countryZipf.sample(random)]!);
   }
-  return { products, productZipf, asnZipf, portZipf: new Zipf(ports.length, 1.2), ports, asnRegions, asnSizes, asnCountries };
+  return {
+    products,
+    productZipf,
+    asnZipf,
+    portZipf: new Zipf(ports.length, 1.2),
+    ports,
+    asnRegions,
+    asnSizes,
+    asnCountries,
+  };
 }
 
 const ipv4 = (n: number) => `${(n >>> 24) & 255}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
@@ -105,7 +226,11 @@ function bump<K>(map: Map<K, number>, key: K): void {
 }
 
 /** Streams `records` observations to `file`; returns what the harness needs to pick queries. */
-export async function writeDataset(file: string, records: number, options: { seed?: number; now: number }): Promise<DatasetStats> {
+export async function writeDataset(
+  file: string,
+  records: number,
+  options: { seed?: number; now: number },
+): Promise<DatasetStats> {
   const seed = options.seed ?? 42;
   const model = buildModel(records, seed);
   const random = new SeededRandom(seed + 1);
@@ -141,13 +266,27 @@ export async function writeDataset(file: string, records: number, options: { see
     const version = p.versions[versionIndex]!;
     const cves = p.cves[versionIndex]!;
     const timestamp = options.now - Math.floor(random.next() * windowMs);
-    const fingerprints: Array<Record<string, string>> = [{ vendor: p.vendor, product: p.product, version, cpe: `cpe:2.3:a:${p.vendor}:${p.product}:${version}:*:*:*:*:*:*:*` }];
+    const fingerprints: Array<Record<string, string>> = [
+      {
+        vendor: p.vendor,
+        product: p.product,
+        version,
+        cpe: `cpe:2.3:a:${p.vendor}:${p.product}:${version}:*:*:*:*:*:*:*`,
+      },
+    ];
     if (p.vendor === 'apache' && random.chance(0.3)) {
-      fingerprints.push({ vendor: 'openssl', product: 'openssl', version: '1.1.1k', cpe: 'cpe:2.3:a:openssl:openssl:1.1.1k:*:*:*:*:*:*:*' });
+      fingerprints.push({
+        vendor: 'openssl',
+        product: 'openssl',
+        version: '1.1.1k',
+        cpe: 'cpe:2.3:a:openssl:openssl:1.1.1k:*:*:*:*:*:*:*',
+      });
     }
     const country = model.asnCountries[asn]!;
     const hostWord = random.chance(0.5) ? HOST_WORDS[random.int(0, HOST_WORDS.length - 1)]! : undefined;
-    const classification = random.chance(0.01) ? CLASSIFICATIONS[random.int(0, CLASSIFICATIONS.length - 1)]! : undefined;
+    const classification = random.chance(0.01)
+      ? CLASSIFICATIONS[random.int(0, CLASSIFICATIONS.length - 1)]!
+      : undefined;
     const line = {
       ip,
       port,

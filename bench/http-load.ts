@@ -25,7 +25,13 @@ export async function runLoad(paths: string[], options: LoadOptions): Promise<Lo
   const get = (path: string) =>
     new Promise<number>((resolve, reject) => {
       const request = http.get(
-        { host: target.hostname, port: target.port, path, agent, headers: { authorization: `Bearer ${options.token}` } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path,
+          agent,
+          headers: { authorization: `Bearer ${options.token}` },
+        },
         (response) => {
           response.on('data', () => {});
           response.on('end', () => resolve(response.statusCode ?? 0));

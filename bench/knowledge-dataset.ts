@@ -79,13 +79,105 @@ export interface KnowledgeStats {
   cvesPerProduct: Int32Array;
 }
 
-const WORDS = ['server', 'gateway', 'manager', 'portal', 'agent', 'studio', 'connect', 'cloud', 'router', 'firewall', 'suite', 'engine', 'framework', 'plugin', 'client', 'console', 'proxy', 'director', 'analytics', 'core', 'forms', 'backup', 'commerce', 'mail', 'media', 'monitor', 'vault', 'bridge', 'builder', 'desk'];
-const KNOWN_VENDORS = ['microsoft', 'apache', 'oracle', 'cisco', 'google', 'ibm', 'redhat', 'adobe', 'apple', 'fortinet', 'vmware', 'citrix', 'juniper', 'paloaltonetworks', 'atlassian', 'jenkins', 'gitlab', 'elastic', 'wordpress', 'mozilla', 'qualcomm', 'samsung', 'huawei', 'siemens', 'schneider-electric', 'zyxel', 'netgear', 'tp-link', 'd-link', 'hikvision', 'synology', 'qnap', 'sonicwall', 'f5', 'sap', 'intel', 'dell', 'hp', 'lenovo', 'canonical'];
+const WORDS = [
+  'server',
+  'gateway',
+  'manager',
+  'portal',
+  'agent',
+  'studio',
+  'connect',
+  'cloud',
+  'router',
+  'firewall',
+  'suite',
+  'engine',
+  'framework',
+  'plugin',
+  'client',
+  'console',
+  'proxy',
+  'director',
+  'analytics',
+  'core',
+  'forms',
+  'backup',
+  'commerce',
+  'mail',
+  'media',
+  'monitor',
+  'vault',
+  'bridge',
+  'builder',
+  'desk',
+];
+const KNOWN_VENDORS = [
+  'microsoft',
+  'apache',
+  'oracle',
+  'cisco',
+  'google',
+  'ibm',
+  'redhat',
+  'adobe',
+  'apple',
+  'fortinet',
+  'vmware',
+  'citrix',
+  'juniper',
+  'paloaltonetworks',
+  'atlassian',
+  'jenkins',
+  'gitlab',
+  'elastic',
+  'wordpress',
+  'mozilla',
+  'qualcomm',
+  'samsung',
+  'huawei',
+  'siemens',
+  'schneider-electric',
+  'zyxel',
+  'netgear',
+  'tp-link',
+  'd-link',
+  'hikvision',
+  'synology',
+  'qnap',
+  'sonicwall',
+  'f5',
+  'sap',
+  'intel',
+  'dell',
+  'hp',
+  'lenovo',
+  'canonical',
+];
 const TARGET_SW = ['wordpress', 'node.js', 'android', 'iphone_os', 'jenkins', 'python'];
 const ARCH = ['x64', 'x86', 'arm64'];
 const PRE_RELEASE = ['rc1', 'beta', 'rc2', 'alpha'];
-const IMPACTS = ['execute arbitrary code', 'read arbitrary files', 'cause a denial of service', 'escalate privileges', 'bypass authentication', 'inject arbitrary web script or HTML'];
-const WEAKNESSES = ['CWE-79', 'CWE-89', 'CWE-787', 'CWE-20', 'CWE-22', 'CWE-78', 'CWE-416', 'CWE-352', 'CWE-287', 'CWE-502', 'CWE-918', 'CWE-400'];
+const IMPACTS = [
+  'execute arbitrary code',
+  'read arbitrary files',
+  'cause a denial of service',
+  'escalate privileges',
+  'bypass authentication',
+  'inject arbitrary web script or HTML',
+];
+const WEAKNESSES = [
+  'CWE-79',
+  'CWE-89',
+  'CWE-787',
+  'CWE-20',
+  'CWE-22',
+  'CWE-78',
+  'CWE-416',
+  'CWE-352',
+  'CWE-287',
+  'CWE-502',
+  'CWE-918',
+  'CWE-400',
+];
 const CVSS: Array<[string, number, string, number, number]> = [
   ['CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', 9.8, 'CRITICAL', 3.9, 5.9],
   ['CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N', 6.1, 'MEDIUM', 2.8, 2.7],
@@ -101,33 +193,124 @@ const FIRST_PUBLISHED = Date.UTC(2002, 0, 1);
  * popularity; `cveRank` moves a product down the CVE ranking (http_server is everywhere in scans
  * but has a few hundred CVEs, not thousands).
  */
-const HEAD: Array<{ part: Part; vendor: string; product: string; title: string; style: VersionStyle; profile: VariantProfile; cveRank?: number }> = [
+const HEAD: Array<{
+  part: Part;
+  vendor: string;
+  product: string;
+  title: string;
+  style: VersionStyle;
+  profile: VariantProfile;
+  cveRank?: number;
+}> = [
   { part: 'o', vendor: 'linux', product: 'linux_kernel', title: 'Linux Kernel', style: 'semver', profile: 'arch' },
-  { part: 'a', vendor: 'apache', product: 'http_server', title: 'Apache HTTP Server', style: 'fixed', profile: 'none', cveRank: 100 },
-  { part: 'o', vendor: 'microsoft', product: 'windows_10', title: 'Microsoft Windows 10', style: 'four-part', profile: 'arch' },
+  {
+    part: 'a',
+    vendor: 'apache',
+    product: 'http_server',
+    title: 'Apache HTTP Server',
+    style: 'fixed',
+    profile: 'none',
+    cveRank: 100,
+  },
+  {
+    part: 'o',
+    vendor: 'microsoft',
+    product: 'windows_10',
+    title: 'Microsoft Windows 10',
+    style: 'four-part',
+    profile: 'arch',
+  },
   { part: 'a', vendor: 'google', product: 'chrome', title: 'Google Chrome', style: 'four-part', profile: 'plain' },
   { part: 'a', vendor: 'mozilla', product: 'firefox', title: 'Mozilla Firefox', style: 'semver', profile: 'plain' },
   { part: 'a', vendor: 'oracle', product: 'mysql', title: 'Oracle MySQL', style: 'semver', profile: 'plain' },
-  { part: 'a', vendor: 'openbsd', product: 'openssh', title: 'OpenBSD OpenSSH', style: 'two-part', profile: 'updates', cveRank: 200 },
-  { part: 'a', vendor: 'openssl', product: 'openssl', title: 'OpenSSL', style: 'letter', profile: 'plain', cveRank: 80 },
+  {
+    part: 'a',
+    vendor: 'openbsd',
+    product: 'openssh',
+    title: 'OpenBSD OpenSSH',
+    style: 'two-part',
+    profile: 'updates',
+    cveRank: 200,
+  },
+  {
+    part: 'a',
+    vendor: 'openssl',
+    product: 'openssl',
+    title: 'OpenSSL',
+    style: 'letter',
+    profile: 'plain',
+    cveRank: 80,
+  },
   { part: 'a', vendor: 'php', product: 'php', title: 'PHP', style: 'semver', profile: 'plain' },
-  { part: 'o', vendor: 'microsoft', product: 'windows_server_2019', title: 'Microsoft Windows Server 2019', style: 'four-part', profile: 'arch' },
+  {
+    part: 'o',
+    vendor: 'microsoft',
+    product: 'windows_server_2019',
+    title: 'Microsoft Windows Server 2019',
+    style: 'four-part',
+    profile: 'arch',
+  },
   { part: 'o', vendor: 'debian', product: 'debian_linux', title: 'Debian Linux', style: 'two-part', profile: 'plain' },
-  { part: 'a', vendor: 'wordpress', product: 'wordpress', title: 'WordPress', style: 'semver', profile: 'plain', cveRank: 60 },
+  {
+    part: 'a',
+    vendor: 'wordpress',
+    product: 'wordpress',
+    title: 'WordPress',
+    style: 'semver',
+    profile: 'plain',
+    cveRank: 60,
+  },
   { part: 'a', vendor: 'jenkins', product: 'jenkins', title: 'Jenkins', style: 'semver', profile: 'plain' },
   { part: 'o', vendor: 'apple', product: 'macos', title: 'Apple macOS', style: 'semver', profile: 'plain' },
   { part: 'a', vendor: 'f5', product: 'nginx', title: 'F5 Nginx', style: 'semver', profile: 'plain', cveRank: 400 },
   { part: 'o', vendor: 'google', product: 'android', title: 'Google Android', style: 'two-part', profile: 'plain' },
   { part: 'a', vendor: 'microsoft', product: 'office', title: 'Microsoft Office', style: 'four-part', profile: 'arch' },
   { part: 'o', vendor: 'apple', product: 'iphone_os', title: 'Apple iOS', style: 'semver', profile: 'plain' },
-  { part: 'a', vendor: 'atlassian', product: 'jira_server', title: 'Atlassian Jira Server', style: 'semver', profile: 'plain' },
-  { part: 'a', vendor: 'nodejs', product: 'node.js', title: 'Node.js', style: 'semver', profile: 'plain', cveRank: 120 },
+  {
+    part: 'a',
+    vendor: 'atlassian',
+    product: 'jira_server',
+    title: 'Atlassian Jira Server',
+    style: 'semver',
+    profile: 'plain',
+  },
+  {
+    part: 'a',
+    vendor: 'nodejs',
+    product: 'node.js',
+    title: 'Node.js',
+    style: 'semver',
+    profile: 'plain',
+    cveRank: 120,
+  },
   { part: 'a', vendor: 'python', product: 'python', title: 'Python', style: 'semver', profile: 'plain', cveRank: 130 },
   { part: 'o', vendor: 'fedoraproject', product: 'fedora', title: 'Fedora', style: 'major', profile: 'none' },
   { part: 'o', vendor: 'fortinet', product: 'fortios', title: 'Fortinet FortiOS', style: 'semver', profile: 'plain' },
-  { part: 'a', vendor: 'elastic', product: 'elasticsearch', title: 'Elasticsearch', style: 'semver', profile: 'plain', cveRank: 250 },
-  { part: 'a', vendor: 'vmware', product: 'vcenter_server', title: 'VMware vCenter Server', style: 'semver', profile: 'updates' },
-  { part: 'o', vendor: 'canonical', product: 'ubuntu_linux', title: 'Canonical Ubuntu Linux', style: 'two-part', profile: 'plain' },
+  {
+    part: 'a',
+    vendor: 'elastic',
+    product: 'elasticsearch',
+    title: 'Elasticsearch',
+    style: 'semver',
+    profile: 'plain',
+    cveRank: 250,
+  },
+  {
+    part: 'a',
+    vendor: 'vmware',
+    product: 'vcenter_server',
+    title: 'VMware vCenter Server',
+    style: 'semver',
+    profile: 'updates',
+  },
+  {
+    part: 'o',
+    vendor: 'canonical',
+    product: 'ubuntu_linux',
+    title: 'Canonical Ubuntu Linux',
+    style: 'two-part',
+    profile: 'plain',
+  },
   { part: 'a', vendor: 'gitlab', product: 'gitlab', title: 'GitLab', style: 'semver', profile: 'plain' },
   { part: 'o', vendor: 'cisco', product: 'ios_xe', title: 'Cisco IOS XE', style: 'semver', profile: 'plain' },
 ];
@@ -173,7 +356,12 @@ function variantsOf(seed: number, product: KnowledgeProduct, versionIndex: numbe
     case 'none':
       return [['*', '*', '*']];
     case 'plain':
-      return h < 0.25 ? [['*', '*', '*'], [PRE_RELEASE[Math.floor(h * 16)]!, '*', '*']] : [['*', '*', '*']];
+      return h < 0.25
+        ? [
+            ['*', '*', '*'],
+            [PRE_RELEASE[Math.floor(h * 16)]!, '*', '*'],
+          ]
+        : [['*', '*', '*']];
     case 'updates': {
       const count = 1 + Math.floor(h * 3);
       return [['*', '*', '*'], ...range(1, count).map((k): [string, string, string] => [`p${k}`, '*', '*'])];
@@ -181,7 +369,13 @@ function variantsOf(seed: number, product: KnowledgeProduct, versionIndex: numbe
     case 'targets':
       return product.targets!.map((target): [string, string, string] => ['*', target, '*']);
     case 'arch':
-      return h < 0.7 ? [['*', '*', '*'], ['*', '*', ARCH[0]!], ['*', '*', ARCH[h < 0.35 ? 1 : 2]!]] : [['*', '*', '*']];
+      return h < 0.7
+        ? [
+            ['*', '*', '*'],
+            ['*', '*', ARCH[0]!],
+            ['*', '*', ARCH[h < 0.35 ? 1 : 2]!],
+          ]
+        : [['*', '*', '*']];
   }
 }
 
@@ -262,7 +456,10 @@ export function buildKnowledgeModel(names: number, seed: number): KnowledgeModel
   const vendorZipf = new Zipf(vendors.length, 0.75);
 
   type Draft = Omit<KnowledgeProduct, 'versions' | 'nameCount'> & { fixedNames?: number; cveRank?: number };
-  const drafts: Draft[] = HEAD.slice(0, Math.min(HEAD.length, Math.floor(productTotal / 2))).map((head, index) => ({ ...head, index }));
+  const drafts: Draft[] = HEAD.slice(0, Math.min(HEAD.length, Math.floor(productTotal / 2))).map((head, index) => ({
+    ...head,
+    index,
+  }));
   const taken = new Set(drafts.map((d) => `${d.vendor}:${d.product}`));
   for (let i = drafts.length; drafts.length < productTotal; i++) {
     const vendor = vendors[vendorZipf.sample(random)]!;
@@ -274,8 +471,27 @@ export function buildKnowledgeModel(names: number, seed: number): KnowledgeModel
       taken.add(`${vendor}:${model}`);
       const firmware = drafts.length;
       const style: VersionStyle = random.chance(0.5) ? 'semver' : 'four-part';
-      drafts.push({ index: firmware, part: 'o', vendor, product: `${model}_firmware`, title: `${capitalise(vendor)} ${model.toUpperCase()} Firmware`, style, profile: 'plain', pair: firmware + 1 });
-      drafts.push({ index: firmware + 1, part: 'h', vendor, product: model, title: `${capitalise(vendor)} ${model.toUpperCase()}`, style: 'hardware', profile: 'none', pair: firmware, fixedNames: random.int(1, 3) });
+      drafts.push({
+        index: firmware,
+        part: 'o',
+        vendor,
+        product: `${model}_firmware`,
+        title: `${capitalise(vendor)} ${model.toUpperCase()} Firmware`,
+        style,
+        profile: 'plain',
+        pair: firmware + 1,
+      });
+      drafts.push({
+        index: firmware + 1,
+        part: 'h',
+        vendor,
+        product: model,
+        title: `${capitalise(vendor)} ${model.toUpperCase()}`,
+        style: 'hardware',
+        profile: 'none',
+        pair: firmware,
+        fixedNames: random.int(1, 3),
+      });
       continue;
     }
     const part: Part = roll < 0.145 ? 'o' : 'a';
@@ -283,14 +499,45 @@ export function buildKnowledgeModel(names: number, seed: number): KnowledgeModel
     if (taken.has(`${vendor}:${product}`)) continue;
     taken.add(`${vendor}:${product}`);
     const styleRoll = random.next();
-    const style: VersionStyle = styleRoll < 0.55 ? 'semver' : styleRoll < 0.75 ? 'four-part' : styleRoll < 0.85 ? 'two-part' : styleRoll < 0.93 ? 'letter' : 'major';
+    const style: VersionStyle =
+      styleRoll < 0.55
+        ? 'semver'
+        : styleRoll < 0.75
+          ? 'four-part'
+          : styleRoll < 0.85
+            ? 'two-part'
+            : styleRoll < 0.93
+              ? 'letter'
+              : 'major';
     const profileRoll = random.next();
     const profile: VariantProfile =
-      part === 'o' ? (profileRoll < 0.4 ? 'arch' : 'plain') : style === 'two-part' && profileRoll < 0.6 ? 'updates' : profileRoll < 0.12 ? 'targets' : profileRoll < 0.2 ? 'arch' : profileRoll < 0.3 ? 'none' : 'plain';
-    const draft: Draft = { index: drafts.length, part, vendor, product, title: `${capitalise(vendor)} ${product.split('_').map(capitalise).join(' ')}`, style, profile };
+      part === 'o'
+        ? profileRoll < 0.4
+          ? 'arch'
+          : 'plain'
+        : style === 'two-part' && profileRoll < 0.6
+          ? 'updates'
+          : profileRoll < 0.12
+            ? 'targets'
+            : profileRoll < 0.2
+              ? 'arch'
+              : profileRoll < 0.3
+                ? 'none'
+                : 'plain';
+    const draft: Draft = {
+      index: drafts.length,
+      part,
+      vendor,
+      product,
+      title: `${capitalise(vendor)} ${product.split('_').map(capitalise).join(' ')}`,
+      style,
+      profile,
+    };
     if (profile === 'targets') {
       const first = random.int(0, TARGET_SW.length - 1);
-      draft.targets = random.chance(0.3) ? [TARGET_SW[first]!, TARGET_SW[(first + 1) % TARGET_SW.length]!] : [TARGET_SW[first]!];
+      draft.targets = random.chance(0.3)
+        ? [TARGET_SW[first]!, TARGET_SW[(first + 1) % TARGET_SW.length]!]
+        : [TARGET_SW[first]!];
     }
     if (part === 'a' && drafts.length > HEAD.length && random.chance(0.005)) draft.formerVendor = `former_${vendor}`;
     drafts.push(draft);
@@ -314,7 +561,7 @@ export function buildKnowledgeModel(names: number, seed: number): KnowledgeModel
   // Largest remainders first; then take back from the largest if the floors of 1 overshot.
   const order = exact.map((x, i) => [x - Math.floor(x), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   for (let k = 0; left > 0; k = (k + 1) % order.length, left--) floors[order[k]![1]]! += 1;
-  for (let i = 0; left < 0; i = (i + 1) % floors.length) if (floors[i]! > 1) (floors[i]! -= 1, left++);
+  for (let i = 0; left < 0; i = (i + 1) % floors.length) if (floors[i]! > 1) (floors[i]! -= 1), left++;
   shared.forEach((draft, rank) => (counts[draft.index] = floors[rank]!));
 
   const products: KnowledgeProduct[] = drafts.map((draft) => {
@@ -345,7 +592,10 @@ export function buildKnowledgeModel(names: number, seed: number): KnowledgeModel
     cveProducts.splice(cveProducts.indexOf(draft.index), 1);
     cveProducts.splice(Math.min(draft.cveRank, cveProducts.length), 0, draft.index);
   }
-  const platforms = products.filter((p) => p.part === 'o' && p.pair === undefined).map((p) => p.index).slice(0, 40);
+  const platforms = products
+    .filter((p) => p.part === 'o' && p.pair === undefined)
+    .map((p) => p.index)
+    .slice(0, 40);
   const byVendor = new Map<string, number[]>();
   for (const p of products) {
     if (p.part === 'h') continue;
@@ -357,12 +607,23 @@ export function buildKnowledgeModel(names: number, seed: number): KnowledgeModel
 }
 
 /** A CPE 2.3 formatted string (values are generated CPE-safe: no escaping needed). */
-export function cpeOf(part: string, vendor: string, product: string, version: string, update = '*', targetSw = '*', targetHw = '*'): string {
+export function cpeOf(
+  part: string,
+  vendor: string,
+  product: string,
+  version: string,
+  update = '*',
+  targetSw = '*',
+  targetHw = '*',
+): string {
   return `cpe:2.3:${part}:${vendor}:${product}:${version}:${update}:*:*:*:${targetSw}:${targetHw}:*`;
 }
 
 /** Names per part and per vendor, as the dictionary stream will produce them. */
-export function dictionaryCounts(model: KnowledgeModel): { byPart: Map<string, number>; byVendor: Map<string, number> } {
+export function dictionaryCounts(model: KnowledgeModel): {
+  byPart: Map<string, number>;
+  byVendor: Map<string, number>;
+} {
   const byPart = new Map<string, number>();
   const byVendor = new Map<string, number>();
   for (const p of model.products) {
@@ -377,7 +638,8 @@ export function dictionaryCounts(model: KnowledgeModel): { byPart: Map<string, n
 export function* generateDictionary(model: KnowledgeModel, now: number): Generator<{ cpe: Record<string, unknown> }> {
   const { seed } = model;
   let n = 0;
-  const stamp = (k: number) => new Date(FIRST_PUBLISHED + Math.floor(hash01(seed, 77, k) * (now - FIRST_PUBLISHED))).toISOString().slice(0, 23);
+  const stamp = (k: number) =>
+    new Date(FIRST_PUBLISHED + Math.floor(hash01(seed, 77, k) * (now - FIRST_PUBLISHED))).toISOString().slice(0, 23);
   for (const product of model.products) {
     let left = product.nameCount;
     const formerNames = product.formerNames ?? 0;
@@ -394,7 +656,9 @@ export function* generateDictionary(model: KnowledgeModel, now: number): Generat
           lastModified: created,
           created,
           titles: [{ title: `${product.title} ${version}`, lang: 'en' }],
-          deprecatedBy: [{ cpeName: cpeOf(product.part, product.vendor, product.product, version), cpeNameId: uuidOf(2, n) }],
+          deprecatedBy: [
+            { cpeName: cpeOf(product.part, product.vendor, product.product, version), cpeNameId: uuidOf(2, n) },
+          ],
         },
       };
     }
@@ -413,7 +677,12 @@ export function* generateDictionary(model: KnowledgeModel, now: number): Generat
             cpeNameId: uuidOf(1, n),
             lastModified: created,
             created,
-            titles: [{ title: `${product.title} ${version === '-' ? '' : version}${suffix ? ` ${suffix}` : ''}`.trim(), lang: 'en' }],
+            titles: [
+              {
+                title: `${product.title} ${version === '-' ? '' : version}${suffix ? ` ${suffix}` : ''}`.trim(),
+                lang: 'en',
+              },
+            ],
           },
         };
       }
@@ -422,13 +691,29 @@ export function* generateDictionary(model: KnowledgeModel, now: number): Generat
 }
 
 export function emptyKnowledgeStats(model: KnowledgeModel): KnowledgeStats {
-  return { cves: 0, withConfigurations: 0, rejected: 0, andConfigurations: 0, cpeMatch: 0, ranges: 0, exact: 0, any: 0, platformCriteria: 0, cvesPerProduct: new Int32Array(model.products.length) };
+  return {
+    cves: 0,
+    withConfigurations: 0,
+    rejected: 0,
+    andConfigurations: 0,
+    cpeMatch: 0,
+    ranges: 0,
+    exact: 0,
+    any: 0,
+    platformCriteria: 0,
+    cvesPerProduct: new Int32Array(model.products.length),
+  };
 }
 
 type CpeMatch = Record<string, unknown>;
 
 /** NVD CVE API 2.0 `cve` objects, `count` of them, oldest first; `stats` is filled as they go. */
-export function* generateCves(model: KnowledgeModel, count: number, options: { seed: number; now: number }, stats?: KnowledgeStats): Generator<Record<string, unknown>> {
+export function* generateCves(
+  model: KnowledgeModel,
+  count: number,
+  options: { seed: number; now: number },
+  stats?: KnowledgeStats,
+): Generator<Record<string, unknown>> {
   const random = new SeededRandom(options.seed);
   const perYear = new Map<number, number>();
   const span = options.now - 30 * DAY - FIRST_PUBLISHED;
@@ -459,11 +744,14 @@ export function* generateCves(model: KnowledgeModel, count: number, options: { s
     const start = Math.max(0, end - 1 - Math.floor(Math.pow(random.next(), 2) * (versions.length / 3)));
     match.criteria = cpeOf(product.part, product.vendor, product.product, '*', '*', targetSw);
     const shape = random.next();
-    if (shape < 0.4) Object.assign(match, { versionStartIncluding: versions[start], versionEndExcluding: versions[end] });
+    if (shape < 0.4)
+      Object.assign(match, { versionStartIncluding: versions[start], versionEndExcluding: versions[end] });
     else if (shape < 0.7) Object.assign(match, { versionEndExcluding: versions[end] });
     else if (shape < 0.85) Object.assign(match, { versionEndIncluding: versions[end - 1] });
-    else if (shape < 0.95) Object.assign(match, { versionStartIncluding: versions[start], versionEndIncluding: versions[end - 1] });
-    else if (shape < 0.98) Object.assign(match, { versionStartExcluding: versions[start], versionEndExcluding: versions[end] });
+    else if (shape < 0.95)
+      Object.assign(match, { versionStartIncluding: versions[start], versionEndIncluding: versions[end - 1] });
+    else if (shape < 0.98)
+      Object.assign(match, { versionStartExcluding: versions[start], versionEndExcluding: versions[end] });
     else Object.assign(match, { versionStartIncluding: versions[start] });
     if (stats) stats.ranges++;
     return match;
@@ -478,7 +766,14 @@ export function* generateCves(model: KnowledgeModel, count: number, options: { s
     const lastModified = published + Math.floor(Math.pow(random.next(), 3) * (options.now - published));
     const product = products[model.cveProducts[model.cveZipf.sample(random)]!]!;
     const statusRoll = random.next();
-    const vulnStatus = statusRoll < 0.01 ? 'Rejected' : statusRoll < 0.04 ? 'Awaiting Analysis' : statusRoll < 0.64 ? 'Analyzed' : 'Modified';
+    const vulnStatus =
+      statusRoll < 0.01
+        ? 'Rejected'
+        : statusRoll < 0.04
+          ? 'Awaiting Analysis'
+          : statusRoll < 0.64
+            ? 'Analyzed'
+            : 'Modified';
     const impact = random.pick(IMPACTS);
     const cve: Record<string, unknown> = {
       id,
@@ -495,12 +790,16 @@ export function* generateCves(model: KnowledgeModel, count: number, options: { s
               ? 'Rejected reason: This CVE ID has been rejected or withdrawn by its CVE Numbering Authority.'
               : `A vulnerability in ${product.title} allows a remote attacker to ${impact} via a crafted request.`,
         },
-        ...(random.chance(0.1) ? [{ lang: 'es', value: `Una vulnerabilidad en ${product.title} permite a un atacante remoto ${impact}.` }] : []),
+        ...(random.chance(0.1)
+          ? [{ lang: 'es', value: `Una vulnerabilidad en ${product.title} permite a un atacante remoto ${impact}.` }]
+          : []),
       ],
       references: Array.from({ length: random.int(1, 4) }, (_, k) => ({
         url: `https://${product.vendor}.example/security/${id.toLowerCase()}/${k}`,
         source: 'cve@mitre.org',
-        ...(random.chance(0.6) ? { tags: [random.pick(['Vendor Advisory', 'Patch', 'Third Party Advisory', 'Exploit', 'Issue Tracking'])] } : {}),
+        ...(random.chance(0.6)
+          ? { tags: [random.pick(['Vendor Advisory', 'Patch', 'Third Party Advisory', 'Exploit', 'Issue Tracking'])] }
+          : {}),
       })),
     };
     if (stats) {
@@ -523,9 +822,17 @@ export function* generateCves(model: KnowledgeModel, count: number, options: { s
         },
       ],
     };
-    cve.weaknesses = [{ source: 'nvd@nist.gov', type: 'Primary', description: [{ lang: 'en', value: random.pick(WEAKNESSES) }] }];
+    cve.weaknesses = [
+      { source: 'nvd@nist.gov', type: 'Primary', description: [{ lang: 'en', value: random.pick(WEAKNESSES) }] },
+    ];
 
-    const size = random.weighted([[1, 45], [2, 25], [3, 15], [4, 10], [5, 5]] as const);
+    const size = random.weighted([
+      [1, 45],
+      [2, 25],
+      [3, 15],
+      [4, 10],
+      [5, 5],
+    ] as const);
     const siblings = model.byVendor.get(product.vendor) ?? [product.index];
     const vulnerableMatches: CpeMatch[] = [];
     for (let k = 0; k < size; k++) {
@@ -541,11 +848,15 @@ export function* generateCves(model: KnowledgeModel, count: number, options: { s
         const distinct = new Set(Array.from({ length: random.int(1, 3) }, () => random.pick(model.platforms)));
         for (const platform of distinct) {
           const os = products[platform]!;
-          platformMatches.push({ vulnerable: false, criteria: cpeOf('o', os.vendor, os.product, '*'), matchCriteriaId: uuidOf(3, ++matchIds) });
-          if (stats) (stats.cpeMatch++, stats.any++);
+          platformMatches.push({
+            vulnerable: false,
+            criteria: cpeOf('o', os.vendor, os.product, '*'),
+            matchCriteriaId: uuidOf(3, ++matchIds),
+          });
+          if (stats) stats.cpeMatch++, stats.any++;
         }
       }
-      if (stats) (stats.andConfigurations++, (stats.platformCriteria += platformMatches.length));
+      if (stats) stats.andConfigurations++, (stats.platformCriteria += platformMatches.length);
       cve.configurations = [
         {
           operator: 'AND',
@@ -582,10 +893,19 @@ export function* generateContexts(model: KnowledgeModel, count: number, seed: nu
   const candidates = model.products.filter((p) => p.part === 'a' || p.pair !== undefined);
   const zipf = new Zipf(candidates.length, 1.0);
   const platformZipf = new Zipf(Math.max(1, model.platforms.length), 1.2);
-  const firmwareOf = new Map(model.products.filter((p) => p.part === 'o' && p.pair !== undefined).map((p) => [`o:${p.vendor}:${p.product}`, p]));
-  const versionOf = (p: KnowledgeProduct) => p.versions[Math.max(0, p.versions.length - 1 - Math.floor(Math.pow(random.next(), 2) * p.versions.length))]!;
+  const firmwareOf = new Map(
+    model.products.filter((p) => p.part === 'o' && p.pair !== undefined).map((p) => [`o:${p.vendor}:${p.product}`, p]),
+  );
+  const versionOf = (p: KnowledgeProduct) =>
+    p.versions[Math.max(0, p.versions.length - 1 - Math.floor(Math.pow(random.next(), 2) * p.versions.length))]!;
   const fingerprint = (): string => {
-    if (random.chance(0.05)) return cpeOf('a', `acme${random.int(1, 500)}`, `internal_tool_${random.int(1, 50)}`, `${random.int(1, 9)}.${random.int(0, 9)}`);
+    if (random.chance(0.05))
+      return cpeOf(
+        'a',
+        `acme${random.int(1, 500)}`,
+        `internal_tool_${random.int(1, 50)}`,
+        `${random.int(1, 9)}.${random.int(0, 9)}`,
+      );
     const p = candidates[zipf.sample(random)]!;
     const version = random.chance(0.08) ? '*' : versionOf(p);
     const update = p.profile === 'updates' && version !== '*' && random.chance(0.5) ? `p${random.int(1, 2)}` : '*';

@@ -81,7 +81,14 @@ export interface KnowledgeBenchResult {
     /** Knowledge derivation after the load (`refreshKnowledgeAfterLoad`). */
     derivation: { seconds: number; cvesPerSecond: number; cvesChanged: number; criteria: number };
     /** `ingestCpeDictionary`; the rate leaves generation out. */
-    dictionary: { seconds: number; namesPerSecond: number; names: number; deprecated: number; aliases: number; rejected: number };
+    dictionary: {
+      seconds: number;
+      namesPerSecond: number;
+      names: number;
+      deprecated: number;
+      aliases: number;
+      rejected: number;
+    };
     counts: { cves: number; criteria: number; names: number; dictionaryNames: number; aliases: number };
     peakRssMiB: number;
     database: DatabaseSize;
@@ -104,7 +111,8 @@ const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? v
 const n = (value: number) => Math.round(value).toLocaleString('en-US');
 /** A rate: one decimal below 10 (a multi-second page at c=32 is not "0 req/s"). */
 const rate = (value: number) => (value < 10 ? value.toFixed(1) : n(value));
-const bytes = (value: number) => (value >= 2 ** 20 ? `${(value / 2 ** 20).toFixed(1)} MiB` : `${(value / 1024).toFixed(1)} KiB`);
+const bytes = (value: number) =>
+  value >= 2 ** 20 ? `${(value / 2 ** 20).toFixed(1)} MiB` : `${(value / 1024).toFixed(1)} KiB`;
 const pct = (part: number, whole: number) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
 
 /** Writes `knowledge-<engine>-<cves>.json` and `.md`. */
@@ -178,7 +186,7 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
     passRow('cold cache', r.matcher.cold),
     passRow('warm cache', r.matcher.warm),
     '',
-    `Heap in use (after a full GC) before the matcher was made: ${n(r.matcher.heapBeforeMiB)} MiB; after the cold pass, its caches holding ${n(r.matcher.cold.distinctContexts)} contexts with their evidence: ${n(r.matcher.heapAfterColdMiB)} MiB (${((r.matcher.heapAfterColdMiB - r.matcher.heapBeforeMiB) * 1024 / Math.max(1, r.matcher.cold.distinctContexts)).toFixed(0)} KiB per distinct context).`,
+    `Heap in use (after a full GC) before the matcher was made: ${n(r.matcher.heapBeforeMiB)} MiB; after the cold pass, its caches holding ${n(r.matcher.cold.distinctContexts)} contexts with their evidence: ${n(r.matcher.heapAfterColdMiB)} MiB (${(((r.matcher.heapAfterColdMiB - r.matcher.heapBeforeMiB) * 1024) / Math.max(1, r.matcher.cold.distinctContexts)).toFixed(0)} KiB per distinct context).`,
     '',
     '## Ingest (`runIngest`, Vulnscope NDJSON, batches of 1,000)',
     '',

@@ -44,19 +44,31 @@ import {
   type FingerprintContext,
   type KnowledgeModel,
 } from './knowledge-dataset.js';
-import { writeKnowledgeReport, type IngestFigures, type KnowledgeBenchResult, type MatcherPass, type SearchFigures } from './knowledge-report.js';
+import {
+  writeKnowledgeReport,
+  type IngestFigures,
+  type KnowledgeBenchResult,
+  type MatcherPass,
+  type SearchFigures,
+} from './knowledge-report.js';
 import { databaseSize, getJson, startServer, stopServer } from './server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = path.join(ROOT, 'dist/cli/main.js');
-const FEED = { name: 'nist-nvd2', description: 'Synthetic NVD CVE API 2.0 records (knowledge benchmark)', adapter: 'nist-nvd2' };
+const FEED = {
+  name: 'nist-nvd2',
+  description: 'Synthetic NVD CVE API 2.0 records (knowledge benchmark)',
+  adapter: 'nist-nvd2',
+};
 const SEED = 11;
 /** Contexts per matchAll call, as the ingest pipeline batches them. */
 const MATCH_BATCH = 1000;
 /** A matcher with cold caches (`knowledgeMatcher(storage)` is one shared instance per storage). */
 const newMatcher = (storage: Storage) => new KnowledgeMatcher(storageKnowledgeSource(storage));
 /** Matching off: the pipeline always matches, so it gets a matcher that confirms nothing. */
-const NO_MATCHING: CveMatcher = { matchAll: async (contexts) => contexts.map((): ContextMatch => ({ confirmed: [], evidence: [] })) };
+const NO_MATCHING: CveMatcher = {
+  matchAll: async (contexts) => contexts.map((): ContextMatch => ({ confirmed: [], evidence: [] })),
+};
 const KNOWLEDGE_TABLES = ['advisories', 'knowledge_cves', 'knowledge_criteria', 'cpe_names', 'cpe_aliases', 'hosts'];
 
 interface Options {
@@ -74,7 +86,15 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { cves: 400_000, names: 1_500_000, engine: 'sqlite', out: path.join(ROOT, 'bench/results'), quick: false, workers: 2, budget: 300 };
+  const options: Options = {
+    cves: 400_000,
+    names: 1_500_000,
+    engine: 'sqlite',
+    out: path.join(ROOT, 'bench/results'),
+    quick: false,
+    workers: 2,
+    budget: 300,
+  };
   let small = false;
   const sized = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
@@ -111,7 +131,8 @@ function parseArgs(argv: string[]): Options {
   return options;
 }
 
-const say = (message: string) => process.stderr.write(`[bench-knw ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+const say = (message: string) =>
+  process.stderr.write(`[bench-knw ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 /** Heap in use (after a full collection when run with --expose-gc, as `npm run bench:knowledge` does). */
 const heapMiB = () => {
   (globalThis as { gc?: () => void }).gc?.();
@@ -129,7 +150,10 @@ interface QueryClass {
 export function pickSearchQueries(model: KnowledgeModel): QueryClass[] {
   const { byVendor } = dictionaryCounts(model);
   const topVendor = [...byVendor].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
-  const heaviest = model.products.reduce((best, p) => (p.nameCount > best.nameCount && p.part !== 'h' ? p : best), model.products[0]!);
+  const heaviest = model.products.reduce(
+    (best, p) => (p.nameCount > best.nameCount && p.part !== 'h' ? p : best),
+    model.products[0]!,
+  );
   const limit = { limit: '100' };
   const http = { vendor: 'apache', product: 'http_server' };
   return [
@@ -145,9 +169,16 @@ export function pickSearchQueries(model: KnowledgeModel): QueryClass[] {
 }
 
 /** What the route does, without HTTP: the name search, then the CVEs covering each name of the page. */
-async function searchEngine(storage: Storage, params: Record<string, string>): Promise<{ total: number; names: number; links: number }> {
+async function searchEngine(
+  storage: Storage,
+  params: Record<string, string>,
+): Promise<{ total: number; names: number; links: number }> {
   const found = await searchCpe(storage, parseCpeSearch(params));
-  return { total: found.total, names: found.names.length, links: found.names.reduce((sum, name) => sum + name.cves.length, 0) };
+  return {
+    total: found.total,
+    names: found.names.length,
+    links: found.names.reduce((sum, name) => sum + name.cves.length, 0),
+  };
 }
 
 async function* cveItems(model: KnowledgeModel, count: number, now: number): AsyncIterable<AdvisoryItem> {
@@ -163,7 +194,10 @@ function checkDisk(dir: string, options: Options): void {
   const needed = options.cves * 8192 + options.names * 700 + 200 * 2 ** 20;
   const stats = fs.statfsSync(dir);
   const free = stats.bavail * stats.bsize;
-  if (free < needed) fail(`${dir}: ${(free / 2 ** 30).toFixed(1)} GiB free, the benchmark needs about ${(needed / 2 ** 30).toFixed(1)} GiB`);
+  if (free < needed)
+    fail(
+      `${dir}: ${(free / 2 ** 30).toFixed(1)} GiB free, the benchmark needs about ${(needed / 2 ** 30).toFixed(1)} GiB`,
+    );
 }
 
 async function main(): Promise<void> {
@@ -190,7 +224,9 @@ async function main(): Promise<void> {
   let dictionaryItems = 0;
   for (const _ of generateDictionary(model, now)) dictionaryItems++;
   const dictionaryGenerateSeconds = seconds(t0);
-  say(`generated in ${modelSeconds.toFixed(1)} s (model) + ${cveGenerateSeconds.toFixed(1)} s (CVEs) + ${dictionaryGenerateSeconds.toFixed(1)} s (dictionary)`);
+  say(
+    `generated in ${modelSeconds.toFixed(1)} s (model) + ${cveGenerateSeconds.toFixed(1)} s (CVEs) + ${dictionaryGenerateSeconds.toFixed(1)} s (dictionary)`,
+  );
 
   const storage = await createStorage(database);
   let server: ChildProcess | undefined;
@@ -207,63 +243,98 @@ async function main(): Promise<void> {
       derivation = await refreshKnowledgeAfterLoad(storage, FEED.name);
       derivationSeconds = seconds(t0);
     }
-    if (summary.records !== options.cves) throw new Error(`the feed holds ${summary.records} records, expected ${options.cves}`);
-    say(`loaded ${fmt(summary.records)} records in ${loadWall.toFixed(1)} s, of which knowledge derivation ${derivationSeconds.toFixed(1)} s (${fmt(derivation?.cvesChanged ?? 0)} CVEs, ${fmt(derivation?.criteria ?? 0)} criteria)`);
+    if (summary.records !== options.cves)
+      throw new Error(`the feed holds ${summary.records} records, expected ${options.cves}`);
+    say(
+      `loaded ${fmt(summary.records)} records in ${loadWall.toFixed(1)} s, of which knowledge derivation ${derivationSeconds.toFixed(1)} s (${fmt(derivation?.cvesChanged ?? 0)} CVEs, ${fmt(derivation?.criteria ?? 0)} criteria)`,
+    );
 
     say('loading the CPE dictionary through ingestCpeDictionary');
     t0 = performance.now();
     const dictionary = await ingestCpeDictionary(storage, generateDictionary(model, now));
     const dictionaryWall = seconds(t0);
-    say(`dictionary: ${fmt(dictionary.names)} names in ${dictionaryWall.toFixed(1)} s (${dictionary.rejected} rejected, ${dictionary.aliases} renames)`);
+    say(
+      `dictionary: ${fmt(dictionary.names)} names in ${dictionaryWall.toFixed(1)} s (${dictionary.rejected} rejected, ${dictionary.aliases} renames)`,
+    );
     if (dictionary.rejected !== 0) throw new Error(`the dictionary load rejected ${dictionary.rejected} names`);
     const peakRssMiB = process.resourceUsage().maxRSS / 1024;
     const counts = await storage.knowledge.counts();
     const size = await databaseSize(storage, database, KNOWLEDGE_TABLES);
-    say(`knowledge: ${fmt(counts.cves)} CVEs, ${fmt(counts.criteria)} criteria, ${fmt(counts.names)} names; database ${fmt(size.totalMiB)} MiB`);
+    say(
+      `knowledge: ${fmt(counts.cves)} CVEs, ${fmt(counts.criteria)} criteria, ${fmt(counts.names)} names; database ${fmt(size.totalMiB)} MiB`,
+    );
 
     // --- CPE search ----------------------------------------------------------------------
     const token = (await storage.tokens.create('bench', { rateLimit: 'unlimited' })).token;
     const port = await freePort();
     say('starting the server');
     const env = { VULNSCOPE_DATABASE_URL: url, VULNSCOPE_LOG_LEVEL: 'warn', VULNSCOPE_BACKUP_INTERVAL: '0' };
-    server = await startServer(CLI, { ...env, VULNSCOPE_PORT: String(port), VULNSCOPE_WORKERS: String(options.workers) });
+    server = await startServer(CLI, {
+      ...env,
+      VULNSCOPE_PORT: String(port),
+      VULNSCOPE_WORKERS: String(options.workers),
+    });
     const baseUrl = `http://127.0.0.1:${port}`;
     say('HTTP floor (GET /whoami)');
-    const floor1 = await runLoad(['/whoami'], { baseUrl, token, concurrency: 1, requests: options.quick ? 40 : 300, warmup: 20 });
-    const floor32 = await runLoad(['/whoami'], { baseUrl, token, concurrency: 32, requests: options.quick ? 100 : 2000, warmup: 20 });
+    const floor1 = await runLoad(['/whoami'], {
+      baseUrl,
+      token,
+      concurrency: 1,
+      requests: options.quick ? 40 : 300,
+      warmup: 20,
+    });
+    const floor32 = await runLoad(['/whoami'], {
+      baseUrl,
+      token,
+      concurrency: 32,
+      requests: options.quick ? 100 : 2000,
+      warmup: 20,
+    });
 
     const queries: SearchFigures[] = [];
     for (const query of pickSearchQueries(model)) {
       say(`search: ${query.name} ${new URLSearchParams(query.params)}`);
       const figures = await measureSearch(query, { storage, baseUrl, token, quick: options.quick });
       queries.push(figures);
-      say(`  total ${fmt(figures.total)}, ${figures.links} CVE links on the page; engine p50 ${figures.engineP50Ms.toFixed(2)} ms (SQL ${figures.sqlP50Ms.toFixed(2)}), API p50 ${figures.api.c1.p50Ms.toFixed(2)} ms, c=32 ${figures.api.c32.requestsPerSecond.toFixed(0)} req/s`);
+      say(
+        `  total ${fmt(figures.total)}, ${figures.links} CVE links on the page; engine p50 ${figures.engineP50Ms.toFixed(2)} ms (SQL ${figures.sqlP50Ms.toFixed(2)}), API p50 ${figures.api.c1.p50Ms.toFixed(2)} ms, c=32 ${figures.api.c32.requestsPerSecond.toFixed(0)} req/s`,
+      );
     }
     await stopServer(server);
     server = undefined;
 
     // --- matcher ---------------------------------------------------------------------------
-    say(`matcher: ${fmt(contextCount)} fingerprint contexts in batches of ${MATCH_BATCH}, cold (at most ${options.budget} s) then warm`);
+    say(
+      `matcher: ${fmt(contextCount)} fingerprint contexts in batches of ${MATCH_BATCH}, cold (at most ${options.budget} s) then warm`,
+    );
     const heapBeforeMiB = heapMiB();
     let matcher: KnowledgeMatcher | undefined = newMatcher(storage);
     const cold = await matcherPass(matcher, model, contextCount, options.budget);
     // What the matcher's caches hold after the pass (contexts cached with all their evidence).
     const heapAfterColdMiB = heapMiB();
-    say(`  cold: ${fmt(cold.contexts)} contexts, ${fmt(cold.contextsPerSecond)} contexts/s (${fmt(cold.fingerprintsPerSecond)} fingerprint CPEs/s); heap ${fmt(heapBeforeMiB)} → ${fmt(heapAfterColdMiB)} MiB`);
+    say(
+      `  cold: ${fmt(cold.contexts)} contexts, ${fmt(cold.contextsPerSecond)} contexts/s (${fmt(cold.fingerprintsPerSecond)} fingerprint CPEs/s); heap ${fmt(heapBeforeMiB)} → ${fmt(heapAfterColdMiB)} MiB`,
+    );
     const warm = await matcherPass(matcher, model, cold.contexts);
     say(`  warm: ${fmt(warm.contextsPerSecond)} contexts/s (${fmt(warm.fingerprintsPerSecond)} fingerprint CPEs/s)`);
 
     // --- ingest with the matcher off and on --------------------------------------------------
     // One matcher alive at a time: the warmed one is dropped before the run with a new one.
-    say(`ingest: ${fmt(observationCount)} observations through runIngest (at most ${options.budget} s each): matcher off, on (the warmed one), on (new)`);
+    say(
+      `ingest: ${fmt(observationCount)} observations through runIngest (at most ${options.budget} s each): matcher off, on (the warmed one), on (new)`,
+    );
     const ingestRun = { storage, model, work, count: observationCount, now, budget: options.budget };
     const off = await measureIngest(ingestRun, 'off', NO_MATCHING);
     say(`  off: ${fmt(off.observationsPerSecond)} obs/s`);
     const onWarm = await measureIngest(ingestRun, 'warm', matcher);
-    say(`  on, warmed matcher: ${fmt(onWarm.read)} observations, ${fmt(onWarm.observationsPerSecond)} obs/s; heap ${fmt(onWarm.heapMiB)} MiB`);
+    say(
+      `  on, warmed matcher: ${fmt(onWarm.read)} observations, ${fmt(onWarm.observationsPerSecond)} obs/s; heap ${fmt(onWarm.heapMiB)} MiB`,
+    );
     matcher = undefined;
     const on = await measureIngest(ingestRun, 'cold', newMatcher(storage));
-    say(`  on, new matcher: ${fmt(on.read)} observations, ${fmt(on.observationsPerSecond)} obs/s, ${fmt(on.withKnowledgeCves)} records with knowledge CVEs; heap ${fmt(on.heapMiB)} MiB`);
+    say(
+      `  on, new matcher: ${fmt(on.read)} observations, ${fmt(on.observationsPerSecond)} obs/s, ${fmt(on.withKnowledgeCves)} records with knowledge CVEs; heap ${fmt(on.heapMiB)} MiB`,
+    );
 
     const result: KnowledgeBenchResult = {
       machine: {
@@ -319,7 +390,15 @@ async function main(): Promise<void> {
         database: size,
       },
       search: { floor: { c1: floor1, c32: floor32 }, queries },
-      matcher: { batch: MATCH_BATCH, contexts: contextCount, budgetSeconds: options.budget, cold, warm, heapBeforeMiB, heapAfterColdMiB },
+      matcher: {
+        batch: MATCH_BATCH,
+        contexts: contextCount,
+        budgetSeconds: options.budget,
+        cold,
+        warm,
+        heapBeforeMiB,
+        heapAfterColdMiB,
+      },
       ingest: { observations: observationCount, budgetSeconds: options.budget, off, on, onWarm },
     };
     const files = writeKnowledgeReport(options.out, result);
@@ -346,22 +425,38 @@ async function measureSearch(
   await searchEngine(storage, query.params);
   const warmMs = performance.now() - t;
   // Budget by cost: a query of ~1 ms gets the full run counts, one of ~1 s a few dozen requests.
-  const budget = (secondsBudget: number, min: number, max: number) => Math.max(min, Math.min(max, Math.round((secondsBudget * 1000) / Math.max(warmMs, 0.05))));
+  const budget = (secondsBudget: number, min: number, max: number) =>
+    Math.max(min, Math.min(max, Math.round((secondsBudget * 1000) / Math.max(warmMs, 0.05))));
   // Pages of a popular product list hundreds of thousands of CVEs: fewer repetitions when a call takes seconds.
   const slow = warmMs > 1000;
   const runs = context.quick ? 5 : budget(3, slow ? 5 : 10, 200);
   const engineMs = await timeRuns(runs, () => searchEngine(storage, query.params));
   const sqlMs = await timeRuns(runs, () => storage.knowledge.searchCpeNames(search));
   const url = `/v3/search/cpe?${new URLSearchParams(query.params)}`;
-  const c1 = await runLoad([url], { baseUrl: context.baseUrl, token: context.token, concurrency: 1, requests: context.quick ? 10 : budget(5, slow ? 10 : 20, 300), warmup: context.quick || slow ? 2 : 5 });
-  const c32 = await runLoad([url], { baseUrl: context.baseUrl, token: context.token, concurrency: 32, requests: context.quick ? 64 : budget(8, slow ? 32 : 64, 2000), warmup: context.quick || slow ? 2 : 5 });
+  const c1 = await runLoad([url], {
+    baseUrl: context.baseUrl,
+    token: context.token,
+    concurrency: 1,
+    requests: context.quick ? 10 : budget(5, slow ? 10 : 20, 300),
+    warmup: context.quick || slow ? 2 : 5,
+  });
+  const c32 = await runLoad([url], {
+    baseUrl: context.baseUrl,
+    token: context.token,
+    concurrency: 32,
+    requests: context.quick ? 64 : budget(8, slow ? 32 : 64, 2000),
+    warmup: context.quick || slow ? 2 : 5,
+  });
   const check = await getJson(`${context.baseUrl}${url}`, context.token);
   const body = check.body as { _meta?: { total_documents?: number }; data?: Array<{ cves: string[] }> };
-  if (check.status !== 200) throw new Error(`${query.name}: HTTP ${check.status} ${JSON.stringify(check.body).slice(0, 300)}`);
-  if (body._meta?.total_documents !== first.total) throw new Error(`${query.name}: the API says ${body._meta?.total_documents} names, the engine ${first.total}`);
+  if (check.status !== 200)
+    throw new Error(`${query.name}: HTTP ${check.status} ${JSON.stringify(check.body).slice(0, 300)}`);
+  if (body._meta?.total_documents !== first.total)
+    throw new Error(`${query.name}: the API says ${body._meta?.total_documents} names, the engine ${first.total}`);
   const apiLinks = (body.data ?? []).reduce((sum, item) => sum + item.cves.length, 0);
   const responseBytes = Buffer.byteLength(JSON.stringify(check.body));
-  if (apiLinks !== first.links) throw new Error(`${query.name}: the API lists ${apiLinks} CVE links on the page, the engine ${first.links}`);
+  if (apiLinks !== first.links)
+    throw new Error(`${query.name}: the API lists ${apiLinks} CVE links on the page, the engine ${first.links}`);
   return {
     name: query.name,
     params: query.params,
@@ -379,7 +474,12 @@ async function measureSearch(
 }
 
 /** One pass of the context stream through `matchAll`, in pipeline-sized batches; generation is not timed. */
-async function matcherPass(matcher: KnowledgeMatcher, model: KnowledgeModel, count: number, budgetSeconds = Infinity): Promise<MatcherPass> {
+async function matcherPass(
+  matcher: KnowledgeMatcher,
+  model: KnowledgeModel,
+  count: number,
+  budgetSeconds = Infinity,
+): Promise<MatcherPass> {
   const distinct = new Set<string>();
   let fingerprints = 0;
   let osCpes = 0;
@@ -426,7 +526,13 @@ async function matcherPass(matcher: KnowledgeMatcher, model: KnowledgeModel, cou
 }
 
 /** Scan records (Vulnscope NDJSON) carrying the stream's contexts; `block` keeps the two runs' IPs apart. */
-async function writeObservations(file: string, model: KnowledgeModel, count: number, now: number, block: number): Promise<void> {
+async function writeObservations(
+  file: string,
+  model: KnowledgeModel,
+  count: number,
+  now: number,
+  block: number,
+): Promise<void> {
   // One seed for all runs: the same observations, at other addresses.
   const out = fs.createWriteStream(file);
   let buffer = '';
@@ -481,12 +587,23 @@ async function measureIngest(
   const classifier = new ClassificationResolver(await storage.classificationLists.allEntries());
   const t0 = performance.now();
   const items = until(readScanFile(file, { format: 'ndjson' }), t0 + run.budget * 1000);
-  const summary: IngestSummary = await runIngest(storage, items, { classifier, matcher }, { retentionDays: 0, batchSize: MATCH_BATCH });
+  const summary: IngestSummary = await runIngest(
+    storage,
+    items,
+    { classifier, matcher },
+    { retentionDays: 0, batchSize: MATCH_BATCH },
+  );
   const wall = seconds(t0);
   const heap = heapMiB();
   fs.rmSync(file, { force: true });
-  if (summary.rejected !== 0 || summary.inserted !== summary.read) throw new Error(`ingest (${mode}): ${summary.inserted} inserted, ${summary.rejected} rejected of ${summary.read} read`);
-  const row = await storage.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM hosts WHERE knowledge_cves IS NOT NULL AND ip LIKE ?`, [`${10 + block}.%`]);
+  if (summary.rejected !== 0 || summary.inserted !== summary.read)
+    throw new Error(
+      `ingest (${mode}): ${summary.inserted} inserted, ${summary.rejected} rejected of ${summary.read} read`,
+    );
+  const row = await storage.db.get<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM hosts WHERE knowledge_cves IS NOT NULL AND ip LIKE ?`,
+    [`${10 + block}.%`],
+  );
   return {
     matcher: mode,
     seconds: wall,

@@ -23,7 +23,9 @@ const FILE = 'prepared.json';
 export const PRISTINE = 'product.pristine.db';
 
 export function savePrepared(work: string, prepared: PreparedDataset): void {
-  const json = JSON.stringify(prepared, (_key, value: unknown) => (value instanceof Map ? { $map: [...value] } : value));
+  const json = JSON.stringify(prepared, (_key, value: unknown) =>
+    value instanceof Map ? { $map: [...value] } : value,
+  );
   fs.writeFileSync(path.join(work, FILE), json);
 }
 
@@ -31,6 +33,8 @@ export function loadPrepared(work: string): PreparedDataset | undefined {
   const file = path.join(work, FILE);
   if (!fs.existsSync(file)) return undefined;
   return JSON.parse(fs.readFileSync(file, 'utf8'), (_key, value: unknown) =>
-    value && typeof value === 'object' && '$map' in value ? new Map((value as { $map: Array<[unknown, unknown]> }).$map) : value,
+    value && typeof value === 'object' && '$map' in value
+      ? new Map((value as { $map: Array<[unknown, unknown]> }).$map)
+      : value,
   ) as PreparedDataset;
 }

@@ -22,7 +22,8 @@ const ip4 = (n: number) => `${(n >>> 24) & 255}.${(n >>> 16) & 255}.${(n >>> 8) 
 /** The query classes of the benchmark, with values picked from the generated data. */
 export function pickQueries(stats: DatasetStats): QueryClass[] {
   const cves = [...stats.cveCounts.entries()];
-  const rare = cves.filter(([, n]) => n >= 1 && n <= 20).sort((a, b) => b[1] - a[1])[0] ?? cves.sort((a, b) => a[1] - b[1])[0]!;
+  const rare =
+    cves.filter(([, n]) => n >= 1 && n <= 20).sort((a, b) => b[1] - a[1])[0] ?? cves.sort((a, b) => a[1] - b[1])[0]!;
   const popular = top(stats.cveCounts);
   const [vpv, vpvCount] = top(stats.vpvCounts);
   const [vendor, product, version] = vpv.split('|');
@@ -35,39 +36,85 @@ export function pickQueries(stats: DatasetStats): QueryClass[] {
   const range24 = ipKeyRange(block24 * 256, block24 * 256 + 255);
   const range16 = ipKeyRange(block16 * 65536, block16 * 65536 + 65535);
   return [
-    { name: 'rare CVE', params: { cve: rare[0] }, expected: rare[1], naive: { where: `cves LIKE ?`, args: [`%"${rare[0]}"%`] } },
-    { name: 'popular CVE', params: { cve: popular[0] }, expected: popular[1], naive: { where: `cves LIKE ?`, args: [`%"${popular[0]}"%`] } },
-    { name: 'vendor=apache', params: { vendor: 'apache' }, expected: stats.vendorCounts.get('apache') ?? 0, naive: { where: `fingerprints LIKE ?`, args: ['%"vendor":"apache"%'] } },
+    {
+      name: 'rare CVE',
+      params: { cve: rare[0] },
+      expected: rare[1],
+      naive: { where: `cves LIKE ?`, args: [`%"${rare[0]}"%`] },
+    },
+    {
+      name: 'popular CVE',
+      params: { cve: popular[0] },
+      expected: popular[1],
+      naive: { where: `cves LIKE ?`, args: [`%"${popular[0]}"%`] },
+    },
+    {
+      name: 'vendor=apache',
+      params: { vendor: 'apache' },
+      expected: stats.vendorCounts.get('apache') ?? 0,
+      naive: { where: `fingerprints LIKE ?`, args: ['%"vendor":"apache"%'] },
+    },
     {
       name: 'vendor+product+version',
       params: { vendor: vendor!, product: product!, version: version! },
       expected: vpvCount,
-      naive: { where: `fingerprints LIKE ?`, args: [`%"vendor":"${vendor}","product":"${product}","version":"${version}"%`] },
+      naive: {
+        where: `fingerprints LIKE ?`,
+        args: [`%"vendor":"${vendor}","product":"${product}","version":"${version}"%`],
+      },
     },
-    { name: 'cidr /24', params: { cidr: `${ip4(block24 * 256)}/24` }, expected: block24Count, naive: { where: `ip_key || '' BETWEEN ? AND ?`, args: range24 } },
-    { name: 'cidr /16', params: { cidr: `${ip4(block16 * 65536)}/16` }, expected: block16Count, naive: { where: `ip_key || '' BETWEEN ? AND ?`, args: range16 } },
-    { name: 'single IP', params: { cidr: stats.sampleIp }, expected: 1, naive: { where: `ip || '' = ?`, args: [stats.sampleIp] } },
+    {
+      name: 'cidr /24',
+      params: { cidr: `${ip4(block24 * 256)}/24` },
+      expected: block24Count,
+      naive: { where: `ip_key || '' BETWEEN ? AND ?`, args: range24 },
+    },
+    {
+      name: 'cidr /16',
+      params: { cidr: `${ip4(block16 * 65536)}/16` },
+      expected: block16Count,
+      naive: { where: `ip_key || '' BETWEEN ? AND ?`, args: range16 },
+    },
+    {
+      name: 'single IP',
+      params: { cidr: stats.sampleIp },
+      expected: 1,
+      naive: { where: `ip || '' = ?`, args: [stats.sampleIp] },
+    },
     {
       name: 'contains_cve + country_code',
       params: { contains_cve: 'true', country_code: country },
       expected: countryCount,
       naive: { where: `cves <> '[]' AND country_code || '' = ?`, args: [country] },
     },
-    { name: 'classifications=c2', params: { classifications: 'c2' }, expected: stats.c2, naive: { where: `classifications LIKE ?`, args: ['%"c2%'] } },
+    {
+      name: 'classifications=c2',
+      params: { classifications: 'c2' },
+      expected: stats.c2,
+      naive: { where: `classifications LIKE ?`, args: ['%"c2%'] },
+    },
     {
       name: 'asn + port',
       params: { asn: asn!, port: port! },
       expected: asnPortCount,
       naive: { where: `asn || '' = ? AND port + 0 = ?`, args: [asn!, Number(port)] },
     },
-    { name: 'hostname substring', params: { hostname: `${word}-` }, expected: wordCount, naive: { where: `hostname LIKE ?`, args: [`%${word}-%`] } },
+    {
+      name: 'hostname substring',
+      params: { hostname: `${word}-` },
+      expected: wordCount,
+      naive: { where: `hostname LIKE ?`, args: [`%${word}-%`] },
+    },
   ];
 }
 
 /** A filter whose result is closest to `size` records, for the cursor walk. */
 export function pickWalk(stats: DatasetStats, size: number): { params: Record<string, string>; expected: number } {
   const candidates: Array<{ params: Record<string, string>; expected: number }> = [
-    ...[...stats.countryCveCounts].map(([country, n]) => ({ params: { contains_cve: 'true', country_code: country }, expected: n })),
+    ...[...stats.countryCveCounts].map(([country, n]) => ({
+      params: { contains_cve: 'true', country_code: country },
+      expected: n,
+    })),
     ...[...stats.vendorCounts].map(([vendor, n]) => ({ params: { vendor }, expected: n })),
     ...[...stats.hostnameWordCounts].map(([word, n]) => ({ params: { hostname: `${word}-` }, expected: n })),
   ];

@@ -11,7 +11,10 @@ const BATCH = 1000;
  * batched INSERTs into the hosts table alone — no normalising, enrichment, upsert rules or change
  * log. Uses the engine directly (multi-row INSERT, one transaction per batch).
  */
-export async function rawInsert(config: DatabaseConfig, dataset: string): Promise<{ rows: number; rowsPerSecond: number }> {
+export async function rawInsert(
+  config: DatabaseConfig,
+  dataset: string,
+): Promise<{ rows: number; rowsPerSecond: number }> {
   const db = await openDatabase(config);
   await migrate(db);
   const started = performance.now();
@@ -33,14 +36,39 @@ export async function rawInsert(config: DatabaseConfig, dataset: string): Promis
   };
   for await (const line of createInterface({ input: fs.createReadStream(dataset) })) {
     const o = JSON.parse(line) as {
-      ip: string; port: number; protocol: string; hostname?: string; timestamp: string; asn: string; as_name: string;
-      country_code: string; fingerprints: unknown[]; cves: string[]; classifications?: string[];
+      ip: string;
+      port: number;
+      protocol: string;
+      hostname?: string;
+      timestamp: string;
+      asn: string;
+      as_name: string;
+      country_code: string;
+      fingerprints: unknown[];
+      cves: string[];
+      classifications?: string[];
     };
     const t = Date.parse(o.timestamp);
     const classifications = JSON.stringify(o.classifications ?? []);
     batch.push([
-      o.ip, o.ip, o.port, o.protocol, '', o.hostname ?? '', t, t, o.asn, o.as_name, o.country_code,
-      JSON.stringify(o.fingerprints), '[]', JSON.stringify(o.cves), JSON.stringify(o.cves), classifications, classifications, null,
+      o.ip,
+      o.ip,
+      o.port,
+      o.protocol,
+      '',
+      o.hostname ?? '',
+      t,
+      t,
+      o.asn,
+      o.as_name,
+      o.country_code,
+      JSON.stringify(o.fingerprints),
+      '[]',
+      JSON.stringify(o.cves),
+      JSON.stringify(o.cves),
+      classifications,
+      classifications,
+      null,
     ]);
     rows++;
     if (batch.length >= BATCH) await flush();

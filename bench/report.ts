@@ -32,29 +32,64 @@ export interface BenchResult {
   serverWorkers: number;
   indexedRecords: number;
   datasetBytes: number;
-  ingest: { measuredAt?: string; reused?: boolean; seconds: number; observationsPerSecond: number; peakRssMiB: number; rawRowsPerSecond: number; ratioToRaw: number };
+  ingest: {
+    measuredAt?: string;
+    reused?: boolean;
+    seconds: number;
+    observationsPerSecond: number;
+    peakRssMiB: number;
+    rawRowsPerSecond: number;
+    ratioToRaw: number;
+  };
   index: {
     buildSeconds: number;
     serverBuildSeconds: number;
     memoryMiB: number;
     serverRssMiB: number;
     /** Per worker, averaged, from /healthz: JS heap and V8-tracked external memory; the rest of RSS is native (bitmaps, SQLite, allocator). */
-    workerMemory?: { workersSeen: number; rssMiB: number; heapTotalMiB: number; heapUsedMiB: number; externalMiB: number };
+    workerMemory?: {
+      workersSeen: number;
+      rssMiB: number;
+      heapTotalMiB: number;
+      heapUsedMiB: number;
+      externalMiB: number;
+    };
   };
   floor: { c1: LoadResult; c32: LoadResult };
   queries: QueryFigures[];
-  walk: { params: Record<string, string>; records: number; pages: number; duplicates: number; seconds: number; recordsPerSecond: number };
+  walk: {
+    params: Record<string, string>;
+    records: number;
+    pages: number;
+    duplicates: number;
+    seconds: number;
+    recordsPerSecond: number;
+  };
   upkeep: {
-    upserts: number; upsertSeconds: number; upsertsPerSecond: number; ingestToVisibleMs: number;
-    expired: number; expirySeconds: number; expiredPerSecond: number; expiryScanSeconds?: number;
+    upserts: number;
+    upsertSeconds: number;
+    upsertsPerSecond: number;
+    ingestToVisibleMs: number;
+    expired: number;
+    expirySeconds: number;
+    expiredPerSecond: number;
+    expiryScanSeconds?: number;
     /** From the start of the step until every server worker's index had applied it (absent in older results). */
-    upsertAppliedSeconds?: number; expiryAppliedSeconds?: number;
+    upsertAppliedSeconds?: number;
+    expiryAppliedSeconds?: number;
     /** Seconds of each round; the figures above are the median round's (absent in older results: one round). */
     upsertRoundsSeconds?: number[];
     /** CPU seconds of the median round (absent in older results). */
     upsertCpu?: UpkeepCpu;
     /** The same observations again with a new hostname each: every record's content changes (absent in older results). */
-    contentUpserts?: { upserts: number; seconds: number; perSecond: number; appliedSeconds: number; roundsSeconds?: number[]; cpu?: UpkeepCpu };
+    contentUpserts?: {
+      upserts: number;
+      seconds: number;
+      perSecond: number;
+      appliedSeconds: number;
+      roundsSeconds?: number[];
+      cpu?: UpkeepCpu;
+    };
     /** CPU seconds the server used from the start of the expiry until every worker had applied it. */
     expiryServerCpu?: ServerCpu;
   };
@@ -62,11 +97,15 @@ export interface BenchResult {
 
 /** ", median of 3 rounds: 8.3, 5.1, 5.0 s" for results with several rounds. */
 const rounds = (seconds: number[] | undefined) =>
-  seconds && seconds.length > 1 ? `, median of ${seconds.length} rounds: ${seconds.map((s) => s.toFixed(1)).join(', ')} s` : '';
+  seconds && seconds.length > 1
+    ? `, median of ${seconds.length} rounds: ${seconds.map((s) => s.toFixed(1)).join(', ')} s`
+    : '';
 
 const cpuLine = (cpu: UpkeepCpu | undefined) => {
   if (!cpu) return [];
-  const ingest = cpu.ingest ? `ingest ${cpu.ingest.totalSeconds.toFixed(1)} (main thread ${cpu.ingest.mainThreadSeconds.toFixed(1)}), ` : '';
+  const ingest = cpu.ingest
+    ? `ingest ${cpu.ingest.totalSeconds.toFixed(1)} (main thread ${cpu.ingest.mainThreadSeconds.toFixed(1)}), `
+    : '';
   return [`| … CPU seconds used meanwhile | ${ingest}${serverCpuText(cpu.server)} |`];
 };
 const serverCpuText = (cpu: ServerCpu) =>
@@ -94,11 +133,13 @@ function findOther(dir: string, result: BenchResult): BenchResult | undefined {
 export function renderMarkdown(r: BenchResult, other?: BenchResult): string {
   const small = other && other.records < r.records ? other : r;
   const large = other && other.records > r.records ? other : r;
-  const growth = other ? (name: string) => {
-    const a = small.queries.find((q) => q.name === name)?.api.c1.p50Ms;
-    const b = large.queries.find((q) => q.name === name)?.api.c1.p50Ms;
-    return a && b ? `${(b / a).toFixed(2)}×` : '—';
-  } : undefined;
+  const growth = other
+    ? (name: string) => {
+        const a = small.queries.find((q) => q.name === name)?.api.c1.p50Ms;
+        const b = large.queries.find((q) => q.name === name)?.api.c1.p50Ms;
+        return a && b ? `${(b / a).toFixed(2)}×` : '—';
+      }
+    : undefined;
   const floor = r.floor.c1.p50Ms;
   const lines = [
     `# Vulnscope benchmark: ${r.engine}, ${n(r.records)} observations`,
@@ -111,8 +152,9 @@ export function renderMarkdown(r: BenchResult, other?: BenchResult): string {
     '',
     `| query | hits | engine first ms | engine p50 ms | SQL page p50 ms | full scan ms | API p50 ms | API p99 ms | API p50 ÷ (engine + floor) | c=32 req/s | c=32 p99 ms | c=32 ÷ c=1 req/s |${growth ? ' 1M→10M |' : ''}`,
     `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${growth ? '---:|' : ''}`,
-    ...r.queries.map((q) =>
-      `| ${q.name} | ${n(q.total)} | ${q.engineFirstMs === undefined ? '–' : ms(q.engineFirstMs)} | ${ms(q.engineP50Ms)} | ${ms(q.sqlPageP50Ms)} | ${ms(q.naiveMs)} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${(q.api.c1.p50Ms / (q.engineP50Ms + floor)).toFixed(2)} | ${n(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${(q.api.c32.requestsPerSecond / q.api.c1.requestsPerSecond).toFixed(2)} |${growth ? ` ${growth(q.name)} |` : ''}`,
+    ...r.queries.map(
+      (q) =>
+        `| ${q.name} | ${n(q.total)} | ${q.engineFirstMs === undefined ? '–' : ms(q.engineFirstMs)} | ${ms(q.engineP50Ms)} | ${ms(q.sqlPageP50Ms)} | ${ms(q.naiveMs)} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${(q.api.c1.p50Ms / (q.engineP50Ms + floor)).toFixed(2)} | ${n(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${(q.api.c32.requestsPerSecond / q.api.c1.requestsPerSecond).toFixed(2)} |${growth ? ` ${growth(q.name)} |` : ''}`,
     ),
     '',
     `Cursor walk (${new URLSearchParams(r.walk.params)}, limit 2000): ${n(r.walk.records)} records in ${r.walk.pages} pages, ${r.walk.seconds.toFixed(2)} s = ${n(r.walk.recordsPerSecond)} records/s, ${r.walk.duplicates} duplicates.`,
@@ -134,7 +176,9 @@ export function renderMarkdown(r: BenchResult, other?: BenchResult): string {
         ]
       : []),
     `| upsert ${n(r.upkeep.upserts)} observations seen again${r.upkeep.contentUpserts ? ' (only the time changes)' : ''}${rounds(r.upkeep.upsertRoundsSeconds)} | ${n(r.upkeep.upsertsPerSecond)} /s (${r.upkeep.upsertSeconds.toFixed(1)} s) |`,
-    ...(r.upkeep.upsertAppliedSeconds !== undefined ? [`| … until every server worker had applied them | ${r.upkeep.upsertAppliedSeconds.toFixed(1)} s |`] : []),
+    ...(r.upkeep.upsertAppliedSeconds !== undefined
+      ? [`| … until every server worker had applied them | ${r.upkeep.upsertAppliedSeconds.toFixed(1)} s |`]
+      : []),
     ...cpuLine(r.upkeep.upsertCpu),
     ...(r.upkeep.contentUpserts
       ? [
@@ -144,12 +188,23 @@ export function renderMarkdown(r: BenchResult, other?: BenchResult): string {
         ]
       : []),
     `| expire the oldest 5% (${n(r.upkeep.expired)} records, found through the index) | ${r.upkeep.expirySeconds.toFixed(1)} s (${n(r.upkeep.expiredPerSecond)} /s) |`,
-    ...(r.upkeep.expiryScanSeconds !== undefined ? [`| finding them by a pass over the table instead (no server) | ${r.upkeep.expiryScanSeconds.toFixed(1)} s |`] : []),
-    ...(r.upkeep.expiryAppliedSeconds !== undefined ? [`| … until every server worker had applied the expiry | ${r.upkeep.expiryAppliedSeconds.toFixed(1)} s |`] : []),
-    ...(r.upkeep.expiryServerCpu ? [`| … CPU seconds the server used meanwhile | ${serverCpuText(r.upkeep.expiryServerCpu)} |`] : []),
+    ...(r.upkeep.expiryScanSeconds !== undefined
+      ? [`| finding them by a pass over the table instead (no server) | ${r.upkeep.expiryScanSeconds.toFixed(1)} s |`]
+      : []),
+    ...(r.upkeep.expiryAppliedSeconds !== undefined
+      ? [`| … until every server worker had applied the expiry | ${r.upkeep.expiryAppliedSeconds.toFixed(1)} s |`]
+      : []),
+    ...(r.upkeep.expiryServerCpu
+      ? [`| … CPU seconds the server used meanwhile | ${serverCpuText(r.upkeep.expiryServerCpu)} |`]
+      : []),
     `| committed ingest → visible through the API | ${ms(r.upkeep.ingestToVisibleMs)} ms |`,
     '',
-    ...(r.ingest.reused ? [`Ingest and raw-insert figures: measured ${r.ingest.measuredAt} by the run that prepared this dataset (\`--prepare-only\`); the rest by this run (\`--reuse\`).`, ''] : []),
+    ...(r.ingest.reused
+      ? [
+          `Ingest and raw-insert figures: measured ${r.ingest.measuredAt} by the run that prepared this dataset (\`--prepare-only\`); the rest by this run (\`--reuse\`).`,
+          '',
+        ]
+      : []),
     `Reproduce: \`npm run bench -- --records ${r.records}${r.engine === 'postgres' ? ' --engine postgres' : ''}\``,
     '',
   ];

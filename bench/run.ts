@@ -38,7 +38,15 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { records: 1_000_000, engine: 'sqlite', out: path.join(ROOT, 'bench/results'), quick: false, workers: 2, prepareOnly: false, reuse: false };
+  const options: Options = {
+    records: 1_000_000,
+    engine: 'sqlite',
+    out: path.join(ROOT, 'bench/results'),
+    quick: false,
+    workers: 2,
+    prepareOnly: false,
+    reuse: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => argv[++i] ?? fail(`${arg} needs a value`);
@@ -61,7 +69,6 @@ function parseArgs(argv: string[]): Options {
   return options;
 }
 
-
 const say = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 
 async function main(): Promise<void> {
@@ -74,9 +81,16 @@ async function main(): Promise<void> {
   const rawDatabase = databaseFor(options, work, 'raw');
   const url = databaseUrlOf(database);
   // No background backup writes: they would compete with the measured work.
-  const env = { VULNSCOPE_DATABASE_URL: url, VULNSCOPE_RETENTION_DAYS: '0', VULNSCOPE_LOG_LEVEL: 'warn', VULNSCOPE_BACKUP_INTERVAL: '0' };
+  const env = {
+    VULNSCOPE_DATABASE_URL: url,
+    VULNSCOPE_RETENTION_DAYS: '0',
+    VULNSCOPE_LOG_LEVEL: 'warn',
+    VULNSCOPE_BACKUP_INTERVAL: '0',
+  };
 
-  const prepared = options.reuse ? reuse(options, work) : await prepareDataset(options, { dataset, database, rawDatabase, env });
+  const prepared = options.reuse
+    ? reuse(options, work)
+    : await prepareDataset(options, { dataset, database, rawDatabase, env });
   if (options.prepareOnly) {
     fs.copyFileSync(path.join(work, 'product.db'), path.join(work, PRISTINE));
     savePrepared(work, prepared);
@@ -96,10 +110,16 @@ async function main(): Promise<void> {
   const token = (await storage.tokens.create('bench', { rateLimit: 'unlimited' })).token;
   const port = await freePort();
   say('starting the server');
-  const server = await startServer({ ...env, VULNSCOPE_PORT: String(port), VULNSCOPE_WORKERS: String(options.workers) });
+  const server = await startServer({
+    ...env,
+    VULNSCOPE_PORT: String(port),
+    VULNSCOPE_WORKERS: String(options.workers),
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
-    const health = (await (await fetch(`${baseUrl}/healthz`)).json()) as { index: { memory_bytes: number; build_ms: number } };
+    const health = (await (await fetch(`${baseUrl}/healthz`)).json()) as {
+      index: { memory_bytes: number; build_ms: number };
+    };
     const workerMemory = await waitForAllWorkers(baseUrl, options.workers);
     const serverRssKb = treeRssKb(server.pid!);
     const requests = options.quick ? 40 : 300;
@@ -107,7 +127,12 @@ async function main(): Promise<void> {
     // Steady state, not the first seconds after start (the workers' post-build garbage collection
     // and compilation gave the first class measured p99s of 15–25 ms): every class warms every worker.
     const warmPaths = pickQueries(stats).map((query) => `/v3/index/target-intel?${new URLSearchParams(query.params)}`);
-    await runLoad([...warmPaths, '/whoami'], { baseUrl, token, concurrency: options.workers * 2, requests: 50 * (warmPaths.length + 1) });
+    await runLoad([...warmPaths, '/whoami'], {
+      baseUrl,
+      token,
+      concurrency: options.workers * 2,
+      requests: 50 * (warmPaths.length + 1),
+    });
 
     say('HTTP floor (GET /whoami)');
     const floor1 = await runLoad(['/whoami'], { baseUrl, token, concurrency: 1, requests, warmup: 20 });
@@ -116,7 +141,9 @@ async function main(): Promise<void> {
     const queries: QueryFigures[] = [];
     for (const query of pickQueries(stats)) {
       say(`query: ${query.name}`);
-      queries.push(await measureQuery(query, { storage, engine, baseUrl, token, requests, loadRequests, quick: options.quick }));
+      queries.push(
+        await measureQuery(query, { storage, engine, baseUrl, token, requests, loadRequests, quick: options.quick }),
+      );
     }
 
     say('cursor walk');
@@ -132,7 +159,9 @@ async function main(): Promise<void> {
     // Each kind of upsert runs UPSERT_ROUNDS times (each round newer than the last, so every round
     // writes): one run's time varied by up to 1.8× on a shared machine. The median is reported.
     const upsertRound = async (change: 'time' | 'hostname', round: number) => {
-      say(`upkeep: upsert 100k observations seen again, ${change === 'time' ? 'only the time changes' : 'with a new hostname (the content changes)'} (round ${round + 1} of ${UPSERT_ROUNDS})`);
+      say(
+        `upkeep: upsert 100k observations seen again, ${change === 'time' ? 'only the time changes' : 'with a new hostname (the content changes)'} (round ${round + 1} of ${UPSERT_ROUNDS})`,
+      );
       const serverCpu = serverCpuMark(server.pid!);
       const run = await measureUpserts(dataset, work, env, Math.min(100_000, options.records), change, round);
       const appliedSeconds = run.upsertSeconds + (await waitForWorkers(baseUrl, storage, options.workers));
@@ -148,7 +177,12 @@ async function main(): Promise<void> {
     const visible = await measureVisibility(storage, baseUrl, token);
 
     const result: BenchResult = {
-      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model ?? 'unknown',
+        memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+        node: process.version,
+      },
       date: new Date().toISOString(),
       engine: options.engine,
       records: options.records,
@@ -164,7 +198,13 @@ async function main(): Promise<void> {
         rawRowsPerSecond: raw.rowsPerSecond,
         ratioToRaw: options.records / ingest.seconds / raw.rowsPerSecond,
       },
-      index: { buildSeconds: indexBuildMs / 1000, serverBuildSeconds: health.index.build_ms / 1000, memoryMiB: health.index.memory_bytes / 2 ** 20, serverRssMiB: serverRssKb / 1024, workerMemory },
+      index: {
+        buildSeconds: indexBuildMs / 1000,
+        serverBuildSeconds: health.index.build_ms / 1000,
+        memoryMiB: health.index.memory_bytes / 2 ** 20,
+        serverRssMiB: serverRssKb / 1024,
+        workerMemory,
+      },
       floor: { c1: floor1, c32: floor32 },
       queries,
       walk,
@@ -235,7 +275,15 @@ function reuse(options: Options, work: string): PreparedDataset {
 
 async function measureQuery(
   query: QueryClass,
-  context: { storage: Storage; engine: IndexSync; baseUrl: string; token: string; requests: number; loadRequests: number; quick: boolean },
+  context: {
+    storage: Storage;
+    engine: IndexSync;
+    baseUrl: string;
+    token: string;
+    requests: number;
+    loadRequests: number;
+    quick: boolean;
+  },
 ): Promise<QueryFigures> {
   const { storage, engine } = context;
   const hostQuery = parseHostQuery(query.params);
@@ -253,11 +301,26 @@ async function measureQuery(
   const naiveRuns = context.quick ? 1 : 3;
   const naiveMs = await timeRuns(naiveRuns, async () => {
     await storage.db.get(`SELECT COUNT(*) AS n FROM hosts WHERE ${query.naive.where}`, query.naive.args);
-    await storage.db.all(`SELECT id FROM hosts WHERE ${query.naive.where} ORDER BY observed_at + 0 DESC, id DESC LIMIT 100`, query.naive.args);
+    await storage.db.all(
+      `SELECT id FROM hosts WHERE ${query.naive.where} ORDER BY observed_at + 0 DESC, id DESC LIMIT 100`,
+      query.naive.args,
+    );
   });
   const path = `/v3/index/target-intel?${new URLSearchParams(query.params)}`;
-  const c1 = await runLoad([path], { baseUrl: context.baseUrl, token: context.token, concurrency: 1, requests: context.requests, warmup: 10 });
-  const c32 = await runLoad([path], { baseUrl: context.baseUrl, token: context.token, concurrency: 32, requests: context.loadRequests, warmup: 10 });
+  const c1 = await runLoad([path], {
+    baseUrl: context.baseUrl,
+    token: context.token,
+    concurrency: 1,
+    requests: context.requests,
+    warmup: 10,
+  });
+  const c32 = await runLoad([path], {
+    baseUrl: context.baseUrl,
+    token: context.token,
+    concurrency: 32,
+    requests: context.loadRequests,
+    warmup: 10,
+  });
   return {
     name: query.name,
     params: query.params,
@@ -308,7 +371,14 @@ function medianRound<T extends { upsertSeconds: number }>(rounds: T[]): T {
  * record. `time`: nothing else changes (a re-scan finding the same service); `hostname`: each also
  * reports a new hostname, so every record's content changes too.
  */
-async function measureUpserts(dataset: string, work: string, env: Record<string, string>, count: number, change: 'time' | 'hostname', round: number) {
+async function measureUpserts(
+  dataset: string,
+  work: string,
+  env: Record<string, string>,
+  count: number,
+  change: 'time' | 'hostname',
+  round: number,
+) {
   const changed = path.join(work, 'changed.ndjson');
   const out = fs.createWriteStream(changed);
   const now = new Date().toISOString();
@@ -401,13 +471,25 @@ function getFresh(url: string): Promise<string> {
 async function measureVisibility(storage: Storage, baseUrl: string, token: string) {
   const ip = '192.0.2.250';
   const write = prepare(
-    { ip, port: 4443, protocol: 'tcp', hostnames: [], timestamp: Date.now(), fingerprints: [{ vendor: 'bench', product: 'probe', version: '1' }], osCpes: [], cves: [], classifications: [] },
+    {
+      ip,
+      port: 4443,
+      protocol: 'tcp',
+      hostnames: [],
+      timestamp: Date.now(),
+      fingerprints: [{ vendor: 'bench', product: 'probe', version: '1' }],
+      osCpes: [],
+      cves: [],
+      classifications: [],
+    },
     { classifier: new ClassificationResolver([]) },
   );
   await storage.hosts.upsertBatch([write]);
   const committed = performance.now();
   for (;;) {
-    const body = (await (await fetch(`${baseUrl}/v3/index/target-intel?cidr=${ip}`, { headers: { authorization: token } })).json()) as {
+    const body = (await (
+      await fetch(`${baseUrl}/v3/index/target-intel?cidr=${ip}`, { headers: { authorization: token } })
+    ).json()) as {
       _meta: { total_documents: number };
     };
     if (body._meta.total_documents === 1) break;
@@ -430,23 +512,37 @@ async function measureExpiry(storage: Storage, engine: IndexSync, stats: Dataset
   return { expired, expirySeconds: seconds, expiredPerSecond: expired / seconds, expiryScanSeconds };
 }
 
-function runCliMeasured(args: string[], env: Record<string, string>): Promise<{ seconds: number; maxRssKb: number; cpu?: ChildCpu; stderr: string }> {
+function runCliMeasured(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ seconds: number; maxRssKb: number; cpu?: ChildCpu; stderr: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', RSS_REPORT, CLI, ...args], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', RSS_REPORT, CLI, ...args], {
+      env: { ...cleanEnv(), ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`vulnscope ${args.join(' ')} exited ${code}: ${stderr}`));
       const rss = /bench:maxrss_kb=(\d+)/.exec(stderr);
-      resolve({ seconds: (performance.now() - started) / 1000, maxRssKb: rss ? Number(rss[1]) : NaN, cpu: parseChildCpu(stderr), stderr });
+      resolve({
+        seconds: (performance.now() - started) / 1000,
+        maxRssKb: rss ? Number(rss[1]) : NaN,
+        cpu: parseChildCpu(stderr),
+        stderr,
+      });
     });
   });
 }
 
 async function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [CLI, 'serve'], {
+    env: { ...cleanEnv(), ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const deadline = Date.now() + 30 * 60_000;
   while (Date.now() < deadline) {
     try {
@@ -459,8 +555,6 @@ async function startServer(env: Record<string, string>): Promise<ChildProcess> {
   }
   throw new Error('the server did not start');
 }
-
-
 
 /** RSS of a process and its direct children (the cluster's workers). */
 function treeRssKb(pid: number): number {
@@ -488,7 +582,8 @@ function checkDisk(dir: string, records: number): void {
   const free = stat.bavail * stat.bsize;
   // Dataset (~450 B/record), the product database and the raw-insert database (~1 KB/record each).
   const needed = records * 2600;
-  if (free < needed) fail(`needs about ${(needed / 2 ** 30).toFixed(1)} GiB free in ${dir}, has ${(free / 2 ** 30).toFixed(1)} GiB`);
+  if (free < needed)
+    fail(`needs about ${(needed / 2 ** 30).toFixed(1)} GiB free in ${dir}, has ${(free / 2 ** 30).toFixed(1)} GiB`);
 }
 
 function databaseFor(options: Options, work: string, name: string): DatabaseConfig {
@@ -498,7 +593,6 @@ function databaseFor(options: Options, work: string, name: string): DatabaseConf
   if (config.engine !== 'postgres') fail('--engine postgres needs a postgres:// URL');
   return { ...config, schema: `bench_${name}_${options.records}` };
 }
-
 
 /** Preparing starts from empty databases: a --work-dir used before still holds the last ones. */
 async function emptyDatabases(configs: DatabaseConfig[]): Promise<void> {

@@ -9,7 +9,10 @@ import { cleanEnv } from './common.js';
 
 /** Spawns `node <cli> serve` with `env` (VULNSCOPE_PORT set) and waits for /healthz (5 min at most). */
 export async function startServer(cli: string, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [cli, 'serve'], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [cli, 'serve'], {
+    env: { ...cleanEnv(), ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const deadline = Date.now() + 5 * 60_000;
   while (Date.now() < deadline) {
     try {
@@ -72,7 +75,11 @@ export interface DatabaseSize {
 }
 
 /** The database's size on disk, and the tables' (with their indexes). */
-export async function databaseSize(storage: Storage, config: DatabaseConfig, tables: readonly string[]): Promise<DatabaseSize> {
+export async function databaseSize(
+  storage: Storage,
+  config: DatabaseConfig,
+  tables: readonly string[],
+): Promise<DatabaseSize> {
   const sizes: Record<string, number> = {};
   if (config.engine === 'sqlite') {
     let bytes = 0;
@@ -88,7 +95,8 @@ export async function databaseSize(storage: Storage, config: DatabaseConfig, tab
       `SELECT s.name AS name, COALESCE(m.tbl_name, s.name) AS tbl, SUM(s.pgsize) AS bytes
        FROM dbstat s LEFT JOIN sqlite_master m ON m.name = s.name GROUP BY s.name`,
     );
-    for (const table of tables) sizes[table] = rows.filter((r) => r.tbl === table).reduce((s, r) => s + Number(r.bytes), 0) / 2 ** 20;
+    for (const table of tables)
+      sizes[table] = rows.filter((r) => r.tbl === table).reduce((s, r) => s + Number(r.bytes), 0) / 2 ** 20;
     return { totalMiB: bytes / 2 ** 20, tables: sizes };
   }
   const rows = await storage.db.all<{ name: string; bytes: string }>(

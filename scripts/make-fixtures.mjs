@@ -14,10 +14,25 @@ const target = path.join(root, 'test', 'fixtures');
 /** CVE 5 records that tests pick by id beyond the first VULNRICHMENT_HEAD lines. */
 const VULNRICHMENT_HEAD = 2000;
 const VULNRICHMENT_PICKED = [
-  'CVE-1999-0006', 'CVE-2006-20001', 'CVE-2019-25161', 'CVE-2020-8907', 'CVE-2023-41027', 'CVE-2022-38106',
-  'CVE-2020-15778', 'CVE-2022-3996', 'CVE-2022-26916', 'CVE-2023-27522', 'CVE-2024-39894',
-  'CVE-2019-25162', 'CVE-2022-41335', 'CVE-2020-7924', 'CVE-2020-11053', 'CVE-2020-5245', 'CVE-2016-8318',
-  'CVE-2018-0824', 'CVE-2022-40705',
+  'CVE-1999-0006',
+  'CVE-2006-20001',
+  'CVE-2019-25161',
+  'CVE-2020-8907',
+  'CVE-2023-41027',
+  'CVE-2022-38106',
+  'CVE-2020-15778',
+  'CVE-2022-3996',
+  'CVE-2022-26916',
+  'CVE-2023-27522',
+  'CVE-2024-39894',
+  'CVE-2019-25162',
+  'CVE-2022-41335',
+  'CVE-2020-7924',
+  'CVE-2020-11053',
+  'CVE-2020-5245',
+  'CVE-2016-8318',
+  'CVE-2018-0824',
+  'CVE-2022-40705',
 ];
 
 const write = (relative, content) => {
@@ -38,13 +53,26 @@ copyDirectory('nvd');
 copyDirectory('cpe');
 copyDirectory('cve5-examples');
 copyDirectory('scans', (name) => !name.startsWith('shodan_'));
-for (const feed of ['golang_vulndb_osv', 'pypa_advisory_database_osv', 'rustsec_advisory_db_osv']) copy(`feeds/${feed}.jsonl.gz`);
-write('feeds/cisa_kev_known_exploited_vulnerabilities.json.gz', gzip(readFileSync(path.join(source, 'feeds/cisa_kev_known_exploited_vulnerabilities.json'))));
-write('vendor/apache_httpd_cna_cve_json.jsonl.gz', gzip(readFileSync(path.join(source, 'vendor/apache_httpd_cna_cve_json.jsonl'))));
+for (const feed of ['golang_vulndb_osv', 'pypa_advisory_database_osv', 'rustsec_advisory_db_osv'])
+  copy(`feeds/${feed}.jsonl.gz`);
+write(
+  'feeds/cisa_kev_known_exploited_vulnerabilities.json.gz',
+  gzip(readFileSync(path.join(source, 'feeds/cisa_kev_known_exploited_vulnerabilities.json'))),
+);
+write(
+  'vendor/apache_httpd_cna_cve_json.jsonl.gz',
+  gzip(readFileSync(path.join(source, 'vendor/apache_httpd_cna_cve_json.jsonl'))),
+);
 mkdirSync(path.join(target, 'contract'), { recursive: true });
-copyFileSync(path.join(contract, 'vulncheck-openapi.subset.json'), path.join(target, 'contract', 'vulncheck-openapi.subset.json'));
+copyFileSync(
+  path.join(contract, 'vulncheck-openapi.subset.json'),
+  path.join(target, 'contract', 'vulncheck-openapi.subset.json'),
+);
 
-const vulnrichment = gunzipSync(readFileSync(path.join(source, 'cve5-vulnrichment.dev.ndjson.gz'))).toString('utf8').split('\n').filter(Boolean);
+const vulnrichment = gunzipSync(readFileSync(path.join(source, 'cve5-vulnrichment.dev.ndjson.gz')))
+  .toString('utf8')
+  .split('\n')
+  .filter(Boolean);
 const head = vulnrichment.slice(0, VULNRICHMENT_HEAD);
 const idOf = (line) => JSON.parse(line).cveMetadata.cveId;
 const inHead = new Set(head.map(idOf));
@@ -62,9 +90,26 @@ console.log(`fixtures written to ${path.relative(root, target)} from ${source}`)
 
 /** Two Shodan host-API objects in the shapes the reader must handle, with documentation addresses. */
 function writeShodanSamples() {
-  const dnsLocation = { city: null, region_code: null, area_code: null, longitude: -97.822, country_code3: null, country_name: 'United States', postal_code: null, dma_code: null, country_code: 'US', latitude: 37.751 };
+  const dnsLocation = {
+    city: null,
+    region_code: null,
+    area_code: null,
+    longitude: -97.822,
+    country_code3: null,
+    country_name: 'United States',
+    postal_code: null,
+    dma_code: null,
+    country_code: 'US',
+    latitude: 37.751,
+  };
   const dnsBanner = {
-    _shodan: { id: '00000000-0000-4000-8000-000000000053', options: {}, ptr: true, module: 'dns-udp', crawler: '0000000000000000000000000000000000000001' },
+    _shodan: {
+      id: '00000000-0000-4000-8000-000000000053',
+      options: {},
+      ptr: true,
+      module: 'dns-udp',
+      crawler: '0000000000000000000000000000000000000001',
+    },
     hash: -553166942,
     os: null,
     opts: { raw: '34ef818200010000000000000776657273696f6e0462696e640000100003' },
@@ -83,22 +128,58 @@ function writeShodanSamples() {
     ip_str: '192.0.2.10',
   };
   const dnsHost = {
-    region_code: null, ip: 3221225994, postal_code: null, country_code: 'US', city: null, dma_code: null,
-    last_update: '2021-01-22T08:49:35.190817', latitude: 37.751, tags: [], area_code: null,
-    country_name: 'United States', hostnames: ['dns.example.net'], org: 'Example DNS', data: [dnsBanner],
-    asn: 'AS64496', isp: 'Example DNS', longitude: -97.822, country_code3: null, domains: ['example.net'],
-    ip_str: '192.0.2.10', os: null, ports: [53],
+    region_code: null,
+    ip: 3221225994,
+    postal_code: null,
+    country_code: 'US',
+    city: null,
+    dma_code: null,
+    last_update: '2021-01-22T08:49:35.190817',
+    latitude: 37.751,
+    tags: [],
+    area_code: null,
+    country_name: 'United States',
+    hostnames: ['dns.example.net'],
+    org: 'Example DNS',
+    data: [dnsBanner],
+    asn: 'AS64496',
+    isp: 'Example DNS',
+    longitude: -97.822,
+    country_code3: null,
+    domains: ['example.net'],
+    ip_str: '192.0.2.10',
+    os: null,
+    ports: [53],
   };
   write('scans/shodan_host_dns_sample.json', `${JSON.stringify(dnsHost, null, 2)}\n`);
 
   const nginxBanner = {
     hash: 4674193,
-    _shodan: { region: 'eu', ptr: true, module: 'http', id: '00000000-0000-4000-8000-000000000080', options: {}, crawler: '0000000000000000000000000000000000000002' },
+    _shodan: {
+      region: 'eu',
+      ptr: true,
+      module: 'http',
+      id: '00000000-0000-4000-8000-000000000080',
+      options: {},
+      crawler: '0000000000000000000000000000000000000002',
+    },
     product: 'nginx',
     http: {
-      status: 301, robots_hash: null, redirects: [], securitytxt: null, title: '301 Moved Permanently', sitemap_hash: null,
-      robots: null, server: 'nginx/1.9.4', headers_hash: 1258854265, host: '198.51.100.80', location: '/', components: {},
-      html_hash: -1755514192, sitemap: null, securitytxt_hash: null,
+      status: 301,
+      robots_hash: null,
+      redirects: [],
+      securitytxt: null,
+      title: '301 Moved Permanently',
+      sitemap_hash: null,
+      robots: null,
+      server: 'nginx/1.9.4',
+      headers_hash: 1258854265,
+      host: '198.51.100.80',
+      location: '/',
+      components: {},
+      html_hash: -1755514192,
+      sitemap: null,
+      securitytxt_hash: null,
     },
     os: null,
     timestamp: '2023-05-16T13:23:58.464783',
@@ -108,7 +189,15 @@ function writeShodanSamples() {
     transport: 'tcp',
     asn: 'AS64511',
     hostnames: ['www.example.org'],
-    location: { city: 'Nürnberg', region_code: 'BY', area_code: null, longitude: 11.07752, latitude: 49.45421, country_code: 'DE', country_name: 'Germany' },
+    location: {
+      city: 'Nürnberg',
+      region_code: 'BY',
+      area_code: null,
+      longitude: 11.07752,
+      latitude: 49.45421,
+      country_code: 'DE',
+      country_name: 'Germany',
+    },
     version: '1.9.4',
     ip: 3325256784,
     domains: ['example.org'],
@@ -146,19 +235,50 @@ function writeIpLists() {
     return [...seen];
   };
   const torV4 = unique(() => ipv4(0), 400);
-  const torV6 = unique(() => `2001:db8:${hex()}:${hex()}::${hex()}`, 200).map((address, i) => (i % 4 === 0 ? expandIpv6(address) : address));
+  const torV6 = unique(() => `2001:db8:${hex()}:${hex()}::${hex()}`, 200).map((address, i) =>
+    i % 4 === 0 ? expandIpv6(address) : address,
+  );
   write('ip-lists/tor_exit_nodes.lst', `${[...torV4, ...torV6].join('\n')}\n`);
 
   // The public list's families, largest first.
   const families = [
-    'Metasploit Framework C2 IPs', 'Sliver C2 IPs', 'Viper C2 IPs', 'GoPhish IPs', 'Cobalt Strike C2 IPs',
-    'PANDA C2 IPs', 'BurpSuite IPs', 'Hak5 Cloud C2 IPs', 'Mythic C2 IPs', 'Supershell C2 IPs',
-    'XMRig Monero Cryptominer IPs', 'Havoc C2 IPs', 'Sectop RAT IPs', 'XtremeRAT Trojan IPs',
-    'Unam Web Panel IPs', 'ShadowPad IPs', 'AsyncRAT IPs', 'RedGuard C2 IPs', 'Quasar RAT IPs',
-    'DarkComet Trojan IPs', 'Mozi Botnet IPs', 'NanoCore RAT Trojan IPs', 'Gh0st RAT Trojan IPs',
-    'Brute Ratel C4 IPs', 'Villain C2 IPs', 'Remcos RAT IPs', 'NimPlant C2 IPs', 'NetBus Trojan IPs',
-    'MobSF IPs', 'Hookbot IPs', 'DcRAT IPs', 'Covenant C2 IPs', 'Caldera C2 IPs', 'njRAT Trojan IPs',
-    'Vshell C2 IPs', 'Orcus RAT Trojan IPs', 'Ares RAT C2 IPs',
+    'Metasploit Framework C2 IPs',
+    'Sliver C2 IPs',
+    'Viper C2 IPs',
+    'GoPhish IPs',
+    'Cobalt Strike C2 IPs',
+    'PANDA C2 IPs',
+    'BurpSuite IPs',
+    'Hak5 Cloud C2 IPs',
+    'Mythic C2 IPs',
+    'Supershell C2 IPs',
+    'XMRig Monero Cryptominer IPs',
+    'Havoc C2 IPs',
+    'Sectop RAT IPs',
+    'XtremeRAT Trojan IPs',
+    'Unam Web Panel IPs',
+    'ShadowPad IPs',
+    'AsyncRAT IPs',
+    'RedGuard C2 IPs',
+    'Quasar RAT IPs',
+    'DarkComet Trojan IPs',
+    'Mozi Botnet IPs',
+    'NanoCore RAT Trojan IPs',
+    'Gh0st RAT Trojan IPs',
+    'Brute Ratel C4 IPs',
+    'Villain C2 IPs',
+    'Remcos RAT IPs',
+    'NimPlant C2 IPs',
+    'NetBus Trojan IPs',
+    'MobSF IPs',
+    'Hookbot IPs',
+    'DcRAT IPs',
+    'Covenant C2 IPs',
+    'Caldera C2 IPs',
+    'njRAT Trojan IPs',
+    'Vshell C2 IPs',
+    'Orcus RAT Trojan IPs',
+    'Ares RAT C2 IPs',
   ];
   const c2Addresses = unique(() => ipv4(1), 600);
   const rows = [];

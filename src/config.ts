@@ -76,9 +76,7 @@ export interface FeedDefinition {
   source?: string;
 }
 
-export type DatabaseConfig =
-  | { engine: 'sqlite'; file: string }
-  | { engine: 'postgres'; url: string; schema?: string };
+export type DatabaseConfig = { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; schema?: string };
 
 /** Flag values from the CLI; each mirrors an environment variable. */
 export interface ConfigOverrides {
@@ -102,17 +100,15 @@ export interface ConfigOverrides {
 
 export const DEFAULT_DATABASE = './data/vulnscope.db';
 
-export function loadConfig(
-  env: NodeJS.ProcessEnv = process.env,
-  overrides: ConfigOverrides = {},
-): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Config {
   const pick = (flag: string | number | undefined, name: string) =>
     flag !== undefined && flag !== '' ? String(flag) : nonEmpty(env[name]);
   const host = pick(overrides.host, 'VULNSCOPE_HOST') ?? '127.0.0.1';
   const port = integer(pick(overrides.port, 'VULNSCOPE_PORT') ?? '8080', 'VULNSCOPE_PORT', 0, 65535);
-  const publicUrl = (
-    pick(overrides.publicUrl, 'VULNSCOPE_PUBLIC_URL') ?? `http://${hostForUrl(host)}:${port}`
-  ).replace(/\/+$/, '');
+  const publicUrl = (pick(overrides.publicUrl, 'VULNSCOPE_PUBLIC_URL') ?? `http://${hostForUrl(host)}:${port}`).replace(
+    /\/+$/,
+    '',
+  );
   return {
     database: parseDatabaseUrl(pick(overrides.databaseUrl, 'VULNSCOPE_DATABASE_URL') ?? DEFAULT_DATABASE),
     host,
@@ -150,9 +146,16 @@ export function loadConfig(
     redisUrl: pick(overrides.redisUrl, 'VULNSCOPE_REDIS_URL'),
     feeds: readFeedsFile(pick(overrides.feedsFile, 'VULNSCOPE_FEEDS_FILE')),
     backupDir: path.resolve(pick(overrides.backupDir, 'VULNSCOPE_BACKUP_DIR') ?? './data/backups'),
-    backupIntervalMs: named('VULNSCOPE_BACKUP_INTERVAL', () => parseInterval(nonEmpty(env.VULNSCOPE_BACKUP_INTERVAL) ?? '24h')),
+    backupIntervalMs: named('VULNSCOPE_BACKUP_INTERVAL', () =>
+      parseInterval(nonEmpty(env.VULNSCOPE_BACKUP_INTERVAL) ?? '24h'),
+    ),
     backupKeep: integer(nonEmpty(env.VULNSCOPE_BACKUP_KEEP) ?? '3', 'VULNSCOPE_BACKUP_KEEP', 1, 1000),
-    backupUrlTtlMinutes: integer(nonEmpty(env.VULNSCOPE_BACKUP_URL_TTL_MINUTES) ?? '15', 'VULNSCOPE_BACKUP_URL_TTL_MINUTES', 1, 10_080),
+    backupUrlTtlMinutes: integer(
+      nonEmpty(env.VULNSCOPE_BACKUP_URL_TTL_MINUTES) ?? '15',
+      'VULNSCOPE_BACKUP_URL_TTL_MINUTES',
+      1,
+      10_080,
+    ),
     serverUrl: nonEmpty(env.VULNSCOPE_URL)?.replace(/\/+$/, ''),
     apiToken: nonEmpty(env.VULNSCOPE_TOKEN),
     nvd: {
@@ -214,7 +217,12 @@ function readFeedsFile(file: string | undefined): FeedDefinition[] {
     let source = text('source', false);
     if (source && !/^https?:\/\//i.test(source)) source = path.resolve(path.dirname(file), source);
     const description = text('description', false);
-    return { name, adapter: text('adapter', true)!, ...(description ? { description } : {}), ...(source ? { source } : {}) };
+    return {
+      name,
+      adapter: text('adapter', true)!,
+      ...(description ? { description } : {}),
+      ...(source ? { source } : {}),
+    };
   });
 }
 

@@ -23,6 +23,11 @@ describe.each(engineCases())('smoke on $name', (engine) => {
     const response = await t.get('/v3/index/target-intel?cve=CVE-2021-41773');
     expect(response.status).toBe(200);
     expect(response.body._meta.total_documents).toBe(1);
-    expect(response.body.data[0]).toMatchObject({ ip: '192.0.2.10', port: 443, vendor: ['apache'], version: ['2.4.49'] });
+    expect(response.body.data[0]).toMatchObject({
+      ip: '192.0.2.10',
+      port: 443,
+      vendor: ['apache'],
+      version: ['2.4.49'],
+    });
   });
 });

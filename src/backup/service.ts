@@ -69,7 +69,12 @@ export async function writeBackup(
 }
 
 /** Whether `source` needs a new archive now: it has data and changed since the last archive, which is at least `intervalMs` old. */
-export async function isDue(store: BackupStore, source: BackupSource, intervalMs: number, now = Date.now()): Promise<boolean> {
+export async function isDue(
+  store: BackupStore,
+  source: BackupSource,
+  intervalMs: number,
+  now = Date.now(),
+): Promise<boolean> {
   const version = await source.version();
   if (version === undefined) return false;
   const latest = await store.latest(source.kind, source.name);
@@ -89,7 +94,11 @@ export function workerAvailable(config: Config): boolean {
 }
 
 /** Writes one archive in a worker thread (see worker.ts); rejects on failure or abort. */
-export function writeBackupInWorker(config: Config, source: BackupSource, signal?: AbortSignal): Promise<WrittenArchive> {
+export function writeBackupInWorker(
+  config: Config,
+  source: BackupSource,
+  signal?: AbortSignal,
+): Promise<WrittenArchive> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER, { workerData: { config, kind: source.kind, name: source.name } });
     let settled = false;
@@ -107,7 +116,15 @@ export function writeBackupInWorker(config: Config, source: BackupSource, signal
     };
     worker.on('message', (message: { meta?: ArchiveMeta; skipped?: string; error?: string; ms?: number }) => {
       if (message.error !== undefined) finish(() => reject(new Error(message.error)));
-      else finish(() => resolve({ source, ms: message.ms ?? 0, inWorker: true, ...(message.meta ? { meta: message.meta } : { skipped: message.skipped ?? 'skipped' }) }));
+      else
+        finish(() =>
+          resolve({
+            source,
+            ms: message.ms ?? 0,
+            inWorker: true,
+            ...(message.meta ? { meta: message.meta } : { skipped: message.skipped ?? 'skipped' }),
+          }),
+        );
     });
     worker.on('error', (error) => finish(() => reject(error)));
     worker.on('exit', (code) => finish(() => reject(new Error(`backup worker exited (${code}) without a result`))));

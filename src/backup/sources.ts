@@ -26,7 +26,10 @@ export interface BackupSource {
 
 /** The v3 indexes with backups. */
 export const V3_INDEXES: ReadonlyArray<{ name: string; description: string }> = [
-  { name: 'target-intel', description: 'Target intelligence: observed hosts, services and fingerprints with their CVEs' },
+  {
+    name: 'target-intel',
+    description: 'Target intelligence: observed hosts, services and fingerprints with their CVEs',
+  },
 ];
 
 export async function* advisoryRecords(storage: Storage, feed: string, generation: number): AsyncIterable<unknown> {
@@ -92,7 +95,10 @@ export function targetIntelSource(storage: Storage): BackupSource {
 export async function allSources(storage: Storage, config: Config): Promise<BackupSource[]> {
   const names = new Map<string, string>();
   for (const feed of new FeedRegistry(config.feeds).list()) names.set(feed.name, feed.description);
-  for (const feed of await storage.advisories.feeds()) if (!names.has(feed.name)) names.set(feed.name, feed.description);
-  const feeds = [...names].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, description]) => feedSource(storage, name, description));
+  for (const feed of await storage.advisories.feeds())
+    if (!names.has(feed.name)) names.set(feed.name, feed.description);
+  const feeds = [...names]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, description]) => feedSource(storage, name, description));
   return [...feeds, targetIntelSource(storage)];
 }

@@ -80,7 +80,8 @@ export class BackupStore {
         const meta = JSON.parse(await fs.promises.readFile(path.join(folder, entry), 'utf8')) as ArchiveMeta;
         if (meta.file === zip) archives.push(meta);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unavailable(`backup storage unavailable: ${(error as Error).message}`);
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+          throw unavailable(`backup storage unavailable: ${(error as Error).message}`);
       }
     }
     return archives.sort((a, b) => b.writtenAt - a.writtenAt || (a.file < b.file ? 1 : -1));
@@ -104,7 +105,13 @@ export class BackupStore {
    * first); removes temporary files and half-renamed leftovers (a zip without meta or the reverse)
    * older than `staleTempMs` — a killed writer leaves those, a running one is younger.
    */
-  async prune(kind: BackupKind, name: string, keep: number, staleTempMs = 3_600_000, now = Date.now()): Promise<string[]> {
+  async prune(
+    kind: BackupKind,
+    name: string,
+    keep: number,
+    staleTempMs = 3_600_000,
+    now = Date.now(),
+  ): Promise<string[]> {
     const folder = this.folder(kind, name);
     const removed: string[] = [];
     const archives = await this.list(kind, name);

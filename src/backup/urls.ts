@@ -40,7 +40,8 @@ export function checkDownloadSignature(
   signature: unknown,
   now = Date.now(),
 ): 'ok' | 'invalid' | 'expired' {
-  if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires) || typeof signature !== 'string' || signature === '') return 'invalid';
+  if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires) || typeof signature !== 'string' || signature === '')
+    return 'invalid';
   if (!verifySignature(secret, payload(path, Number(expires)), signature)) return 'invalid';
   return Number(expires) * 1000 <= now ? 'expired' : 'ok';
 }

@@ -29,8 +29,16 @@ try {
   if (!source) {
     parentPort!.postMessage({ skipped: 'no such feed or index any more' });
   } else {
-    const written = await writeBackup(new BackupStore(job.config.backupDir), source, job.config.backupKeep, undefined, abort.signal);
-    parentPort!.postMessage(written.meta ? { meta: written.meta, ms: written.ms } : { skipped: written.skipped, ms: written.ms });
+    const written = await writeBackup(
+      new BackupStore(job.config.backupDir),
+      source,
+      job.config.backupKeep,
+      undefined,
+      abort.signal,
+    );
+    parentPort!.postMessage(
+      written.meta ? { meta: written.meta, ms: written.ms } : { skipped: written.skipped, ms: written.ms },
+    );
   }
 } catch (error) {
   parentPort!.postMessage({ error: (error as Error).message, aborted: abort.signal.aborted });

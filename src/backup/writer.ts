@@ -45,7 +45,14 @@ export function memberName(name: string, index: number): string {
   return `${name}-${String(index).padStart(6, '0')}.json`;
 }
 
-export function manifestText(meta: { kind: BackupKind; name: string; records: number; writtenAt: number; sourceVersion: string; members: number }): string {
+export function manifestText(meta: {
+  kind: BackupKind;
+  name: string;
+  records: number;
+  writtenAt: number;
+  sourceVersion: string;
+  members: number;
+}): string {
   return [
     `format_version: ${BACKUP_FORMAT_VERSION}`,
     `${meta.kind === 'v4' ? 'feed' : 'index'}: ${meta.name}`,
@@ -78,7 +85,12 @@ async function writeFileDurably(file: string, text: string): Promise<void> {
 }
 
 /** Moves the finished temporary zip to `<name>-<ms>.zip`, bumping `ms` while that name is taken. */
-async function publish(tmpZip: string, folder: string, name: string, writtenAt: number): Promise<{ file: string; writtenAt: number }> {
+async function publish(
+  tmpZip: string,
+  folder: string,
+  name: string,
+  writtenAt: number,
+): Promise<{ file: string; writtenAt: number }> {
   for (let at = writtenAt; ; at++) {
     const file = `${name}-${at}.zip`;
     try {
@@ -160,9 +172,13 @@ export async function writeArchive(options: WriteArchiveOptions): Promise<Archiv
       options.onProgress?.(records);
     }
     member?.end();
-    zip.addBuffer(Buffer.from(manifestText({ kind, name, records, writtenAt, sourceVersion: options.sourceVersion, members })), MANIFEST_NAME, {
-      mtime,
-    });
+    zip.addBuffer(
+      Buffer.from(manifestText({ kind, name, records, writtenAt, sourceVersion: options.sourceVersion, members })),
+      MANIFEST_NAME,
+      {
+        mtime,
+      },
+    );
     zip.end();
     await done;
     await syncPath(tmpZip);

@@ -65,11 +65,17 @@ program
   .option('--country-mmdb <file>', 'country MaxMind database (env VULNSCOPE_COUNTRY_MMDB)')
   .option('--as-domain-csv <file>', 'asn,domain CSV (env VULNSCOPE_AS_DOMAIN_CSV)')
   .option('--log-level <level>', 'fatal, error, warn, info, debug (env VULNSCOPE_LOG_LEVEL)')
-  .option('--rate-limit <spec>', 'request budget per token, e.g. 600/60s or index=1200/60s,backup=10/1h or unlimited (env VULNSCOPE_RATE_LIMIT)')
+  .option(
+    '--rate-limit <spec>',
+    'request budget per token, e.g. 600/60s or index=1200/60s,backup=10/1h or unlimited (env VULNSCOPE_RATE_LIMIT)',
+  )
   .option('--redis-url <url>', 'share rate-limit budgets between instances through Redis (env VULNSCOPE_REDIS_URL)')
   .option('--feeds-file <file>', 'feed registry (JSON) adding to the built-in feeds (env VULNSCOPE_FEEDS_FILE)')
   .option('--default-feeds <list>', 'feeds of tokens that carry none: a,b or * or none (env VULNSCOPE_DEFAULT_FEEDS)')
-  .option('--workers <n>', 'server processes sharing the port, each with its own index (env VULNSCOPE_WORKERS, default 1)')
+  .option(
+    '--workers <n>',
+    'server processes sharing the port, each with its own index (env VULNSCOPE_WORKERS, default 1)',
+  )
   .action(async (options: ConfigOverrides) => (await commands.serve()).serve(config(options)));
 
 program
@@ -100,9 +106,14 @@ ingest
   .option('--asn-mmdb <file>', 'ASN MaxMind database (env VULNSCOPE_ASN_MMDB)')
   .option('--country-mmdb <file>', 'country MaxMind database (env VULNSCOPE_COUNTRY_MMDB)')
   .option('--as-domain-csv <file>', 'asn,domain CSV (env VULNSCOPE_AS_DOMAIN_CSV)')
-  .action(async (files: string[], options: { format?: ScanFormat; strict?: boolean; batchSize: number } & ConfigOverrides) => {
-    process.exitCode = await (await commands.ingestScans()).ingestScans(config(options), files, options);
-  });
+  .action(
+    async (
+      files: string[],
+      options: { format?: ScanFormat; strict?: boolean; batchSize: number } & ConfigOverrides,
+    ) => {
+      process.exitCode = await (await commands.ingestScans()).ingestScans(config(options), files, options);
+    },
+  );
 
 ingest
   .command('classifications')
@@ -120,22 +131,33 @@ ingest
 
 ingest
   .command('advisories')
-  .description('load advisory records into a feed (replacing its content unless --merge); gzip, directories and zips ok')
+  .description(
+    'load advisory records into a feed (replacing its content unless --merge); gzip, directories and zips ok',
+  )
   .requiredOption('--feed <name>', 'feed to load (see "vulnscope feeds"); an unregistered name needs --adapter')
-  .argument('[sources...]', 'files, directories or zips (default: the feed\'s configured local source)')
-  .option('--adapter <name>', 'how to read the sources: mitre-cvelist-v5, nist-nvd2, cisa-kev, osv (default: the feed\'s)')
+  .argument('[sources...]', "files, directories or zips (default: the feed's configured local source)")
+  .option(
+    '--adapter <name>',
+    "how to read the sources: mitre-cvelist-v5, nist-nvd2, cisa-kev, osv (default: the feed's)",
+  )
   .option('--description <text>', 'feed description for a new, unregistered feed')
   .option('--merge', 'add and update records only; keep records the sources do not have')
   .option('--strict', 'exit with status 1 when any record was rejected')
   .option('--batch-size <n>', 'records per transaction', positiveInteger, 500)
   .option('--feeds-file <file>', 'feed registry (env VULNSCOPE_FEEDS_FILE)')
   .action(async (sources: string[], options: IngestAdvisoriesOptions & { feedsFile?: string }) => {
-    process.exitCode = await (await commands.ingestAdvisories()).ingestAdvisories(config({ feedsFile: options.feedsFile }), sources, options);
+    process.exitCode = await (await commands.ingestAdvisories()).ingestAdvisories(
+      config({ feedsFile: options.feedsFile }),
+      sources,
+      options,
+    );
   });
 
 ingest
   .command('cpe-dictionary')
-  .description('load NVD CPE dictionary names and renames (CPE API 2.0 products, Match Criteria API 2.0 objects; JSONL or API pages; gzip, directories and zips ok)')
+  .description(
+    'load NVD CPE dictionary names and renames (CPE API 2.0 products, Match Criteria API 2.0 objects; JSONL or API pages; gzip, directories and zips ok)',
+  )
   .argument('<sources...>', 'files, directories or zips')
   .option('--strict', 'exit with status 1 when any item was rejected')
   .option('--batch-size <n>', 'names per transaction', positiveInteger, 1000)
@@ -143,10 +165,14 @@ ingest
     process.exitCode = await (await commands.knowledge()).ingestCpeDictionaryCommand(config(), sources, options);
   });
 
-const knowledge = program.command('knowledge').description('vulnerability knowledge derived from the advisory feeds (see docs/knowledge.md)');
+const knowledge = program
+  .command('knowledge')
+  .description('vulnerability knowledge derived from the advisory feeds (see docs/knowledge.md)');
 knowledge
   .command('rebuild')
-  .description('re-derive applicability and the criteria index from the nist-nvd2 and mitre-cvelist-v5 feeds (changed CVEs only unless --force)')
+  .description(
+    're-derive applicability and the criteria index from the nist-nvd2 and mitre-cvelist-v5 feeds (changed CVEs only unless --force)',
+  )
   .option('--force', 're-derive every CVE, even those whose records are unchanged')
   .option('--batch-size <n>', 'CVEs per transaction', positiveInteger, 500)
   .action(async (options: { force?: boolean; batchSize: number }) => {
@@ -156,7 +182,7 @@ knowledge
 program
   .command('sync')
   .description(
-    "bring feeds up to date: nist-nvd2 and cpe-dictionary from the NVD APIs (incremental, resumable; env VULNSCOPE_NVD_API_KEY, VULNSCOPE_NVD_BASE_URL), mitre-cvelist-v5 from the latest cvelistV5 release (env VULNSCOPE_CVELIST_URL), other feeds by downloading their configured URL (skipped when unchanged) and replacing the feed",
+    'bring feeds up to date: nist-nvd2 and cpe-dictionary from the NVD APIs (incremental, resumable; env VULNSCOPE_NVD_API_KEY, VULNSCOPE_NVD_BASE_URL), mitre-cvelist-v5 from the latest cvelistV5 release (env VULNSCOPE_CVELIST_URL), other feeds by downloading their configured URL (skipped when unchanged) and replacing the feed',
   )
   .argument('[feeds...]', 'feed names, or cpe-dictionary')
   .option('--all', 'every feed with a configured source')
@@ -164,7 +190,11 @@ program
   .option('--strict', 'exit with status 1 when any record was rejected')
   .option('--feeds-file <file>', 'feed registry (env VULNSCOPE_FEEDS_FILE)')
   .action(async (feeds: string[], options: SyncCommandOptions & { feedsFile?: string }) => {
-    process.exitCode = await (await commands.sync()).syncFeeds(config({ feedsFile: options.feedsFile }), feeds, options);
+    process.exitCode = await (await commands.sync()).syncFeeds(
+      config({ feedsFile: options.feedsFile }),
+      feeds,
+      options,
+    );
   });
 
 program
@@ -198,7 +228,9 @@ backup
   .action(async (options: { json?: boolean }) => (await commands.backup()).backupList(config(), Boolean(options.json)));
 backup
   .command('download')
-  .description("download a feed's latest backup from a server and verify its sha256 (env VULNSCOPE_URL, VULNSCOPE_TOKEN)")
+  .description(
+    "download a feed's latest backup from a server and verify its sha256 (env VULNSCOPE_URL, VULNSCOPE_TOKEN)",
+  )
   .argument('<feed>', 'feed name')
   .option('--out <file>', 'where to write the zip (default: its name in the current directory)')
   .action(async (feed: string, options: { out?: string }) => {
@@ -210,10 +242,22 @@ token
   .command('create')
   .description('create a token; prints only the token on stdout')
   .requiredOption('--name <name>', 'who or what the token is for')
-  .option('--feeds <list>', 'advisory feeds it may read: a,b or * or none (default: env VULNSCOPE_DEFAULT_FEEDS, else *)', optionParser(parseFeedEntitlement))
-  .option('--rate-limit <n>', 'its own budget: requests per window of each endpoint group, or unlimited (default: env VULNSCOPE_RATE_LIMIT)', optionParser(parseTokenRateLimit))
-  .action(async (options: { name: string; feeds?: ReturnType<typeof parseFeedEntitlement>; rateLimit?: ReturnType<typeof parseTokenRateLimit> }) =>
-    (await commands.token()).createToken(config(), options.name, options),
+  .option(
+    '--feeds <list>',
+    'advisory feeds it may read: a,b or * or none (default: env VULNSCOPE_DEFAULT_FEEDS, else *)',
+    optionParser(parseFeedEntitlement),
+  )
+  .option(
+    '--rate-limit <n>',
+    'its own budget: requests per window of each endpoint group, or unlimited (default: env VULNSCOPE_RATE_LIMIT)',
+    optionParser(parseTokenRateLimit),
+  )
+  .action(
+    async (options: {
+      name: string;
+      feeds?: ReturnType<typeof parseFeedEntitlement>;
+      rateLimit?: ReturnType<typeof parseTokenRateLimit>;
+    }) => (await commands.token()).createToken(config(), options.name, options),
   );
 token
   .command('list')

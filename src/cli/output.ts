@@ -14,6 +14,11 @@ export function printTable<K extends string>(rows: Array<Record<K, string | numb
   const table = [header, ...rows];
   const widths = keys.map((key) => Math.max(...table.map((row) => String(row[key]).length)));
   for (const row of table) {
-    process.stdout.write(`${keys.map((key, i) => String(row[key]).padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+    process.stdout.write(
+      `${keys
+        .map((key, i) => String(row[key]).padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
   }
 }

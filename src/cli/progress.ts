@@ -21,7 +21,9 @@ export class Progress {
     this.lastDraw = now;
     const seconds = Math.max((now - this.started) / 1000, 0.001);
     const rate = Math.round(done / seconds).toLocaleString('en-US');
-    this.stream.write(`\r\x1b[2K${this.label} ${done.toLocaleString('en-US')} (${rate}/s)${detail ? ` · ${detail}` : ''}`);
+    this.stream.write(
+      `\r\x1b[2K${this.label} ${done.toLocaleString('en-US')} (${rate}/s)${detail ? ` · ${detail}` : ''}`,
+    );
   }
 
   finish(): void {

@@ -74,8 +74,7 @@ function wildcardPositionProblem(units: Unit[]): string | undefined {
     const allowed =
       unit.char === '*'
         ? i === 0 || i === last
-        : units.slice(0, i).every((u) => isWildcard(u, '?')) ||
-          units.slice(i + 1).every((u) => isWildcard(u, '?'));
+        : units.slice(0, i).every((u) => isWildcard(u, '?')) || units.slice(i + 1).every((u) => isWildcard(u, '?'));
     if (!allowed) return `unquoted "${unit.char}" in the middle`;
   }
   return undefined;
@@ -83,9 +82,7 @@ function wildcardPositionProblem(units: Unit[]): string | undefined {
 
 /** The WFN spelling of units: every non-unreserved literal is backslash-quoted. */
 function unitsToWfn(units: Unit[]): string {
-  return units
-    .map((u) => (u.kind === 'wildcard' || isUnreserved(u.char) ? u.char : `\\${u.char}`))
-    .join('');
+  return units.map((u) => (u.kind === 'wildcard' || isUnreserved(u.char) ? u.char : `\\${u.char}`)).join('');
 }
 
 /** Reads a WFN string value (not ANY/NA) into units; throws on anything a WFN cannot hold. */
@@ -346,10 +343,7 @@ function parseUri(text: string): Wfn {
   const components = text.toLowerCase().slice(URI_PREFIX.length).split(':');
   // Lenient: VulnCheck accepts URIs carrying the four 2.3 extras as components 8–11.
   if (components.length > CPE_ATTRIBUTES.length) {
-    throw cpeError(
-      text,
-      `has ${components.length} components, expected at most 7 (or 11 with 2.3-style extras)`,
-    );
+    throw cpeError(text, `has ${components.length} components, expected at most 7 (or 11 with 2.3-style extras)`);
   }
   const wfn = Object.fromEntries(CPE_ATTRIBUTES.map((a) => [a, ANY])) as Wfn;
   components.forEach((component, i) => {
@@ -464,15 +458,21 @@ export function compareAttribute(source: string, target: string): Relation {
   const chars = wfnToUnits(t).map((u) => u.char);
   if (!pattern.some((u) => isWildcard(u))) {
     // Only reachable when the spellings differ but the characters may not (e.g. a caller's `\_`).
-    return sameChars(pattern.map((u) => u.char), chars) ? 'EQUAL' : 'DISJOINT';
+    return sameChars(
+      pattern.map((u) => u.char),
+      chars,
+    )
+      ? 'EQUAL'
+      : 'DISJOINT';
   }
   return matchesPattern(pattern, chars) ? 'SUPERSET' : 'DISJOINT';
 }
 
 export function compareWfn(source: Wfn, target: Wfn): Record<CpeAttribute, Relation> {
-  return Object.fromEntries(
-    CPE_ATTRIBUTES.map((a) => [a, compareAttribute(source[a], target[a])]),
-  ) as Record<CpeAttribute, Relation>;
+  return Object.fromEntries(CPE_ATTRIBUTES.map((a) => [a, compareAttribute(source[a], target[a])])) as Record<
+    CpeAttribute,
+    Relation
+  >;
 }
 
 /** True when source ⊇ target: every attribute SUPERSET or EQUAL ("criterion matches name"). */

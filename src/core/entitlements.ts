@@ -14,7 +14,9 @@ export const FEED_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
 export function checkFeedName(name: string): string {
   if (!FEED_NAME.test(name)) {
-    throw invalidInput(`feed name must be 1-64 lower-case letters, digits, ".", "_" or "-" (starting with a letter or digit), got "${name}"`);
+    throw invalidInput(
+      `feed name must be 1-64 lower-case letters, digits, ".", "_" or "-" (starting with a letter or digit), got "${name}"`,
+    );
   }
   return name;
 }
@@ -23,7 +25,14 @@ export function parseFeedEntitlement(text: string): FeedEntitlement {
   const value = text.trim();
   if (value === '*') return ALL_FEEDS;
   if (value === '' || value.toLowerCase() === 'none') return NO_FEEDS;
-  const feeds = [...new Set(value.split(',').map((part) => part.trim().toLowerCase()).filter((part) => part !== ''))];
+  const feeds = [
+    ...new Set(
+      value
+        .split(',')
+        .map((part) => part.trim().toLowerCase())
+        .filter((part) => part !== ''),
+    ),
+  ];
   if (feeds.includes('*')) return ALL_FEEDS;
   return { all: false, feeds: feeds.map(checkFeedName).sort() };
 }

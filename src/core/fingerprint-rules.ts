@@ -101,7 +101,8 @@ export function classifyFingerprints(fingerprints: Fingerprint[]): string[] {
  */
 const ANY_RULE = new RegExp(
   FINGERPRINT_RULES.map((rule) => {
-    if (rule.pattern.flags.replace('i', '') !== '') throw new Error(`rule ${rule.classification}: only the i flag is supported`);
+    if (rule.pattern.flags.replace('i', '') !== '')
+      throw new Error(`rule ${rule.classification}: only the i flag is supported`);
     return `(?:${rule.pattern.source})`;
   }).join('|'),
   'i',

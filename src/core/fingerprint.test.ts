@@ -33,11 +33,7 @@ describe('fingerprintKey', () => {
       [{ cpe: HTTPD_2_4_49, banner: 'Apache/2.4.49 (Unix)', service: 'http', extrainfo: '(Unix)' }],
       [{ cpe: HTTPD_2_4_49, banner: 'Apache/2.4.49', service: 'https', conf: '10' }],
     ],
-    [
-      'a CPE 2.2 URI and the same CPE 2.3 name',
-      [{ cpe: 'cpe:/a:apache:http_server:2.4.49' }],
-      [{ cpe: HTTPD_2_4_49 }],
-    ],
+    ['a CPE 2.2 URI and the same CPE 2.3 name', [{ cpe: 'cpe:/a:apache:http_server:2.4.49' }], [{ cpe: HTTPD_2_4_49 }]],
     [
       'CPE case does not count',
       [{ cpe: 'CPE:2.3:A:Apache:HTTP_Server:2.4.49:*:*:*:*:*:*:*' }],
@@ -50,7 +46,13 @@ describe('fingerprintKey', () => {
     ],
     [
       'an invalid CPE falls back to vendor:product:version',
-      [{ cpe: 'cpe:2.3:a:ibm:sterling_connect:direct:6.0.0.0:*:*:*:*:unix:*:*', vendor: 'IBM', product: 'Connect:Direct' }],
+      [
+        {
+          cpe: 'cpe:2.3:a:ibm:sterling_connect:direct:6.0.0.0:*:*:*:*:unix:*:*',
+          vendor: 'IBM',
+          product: 'Connect:Direct',
+        },
+      ],
       [{ vendor: 'ibm', product: 'connect:direct' }],
     ],
     [
@@ -91,8 +93,16 @@ describe('fingerprintKey', () => {
   // Each row: two fingerprint lists that name different services.
   it.each<[string, Fingerprint[], Fingerprint[]]>([
     ['another version', [{ cpe: HTTPD_2_4_49 }], [{ cpe: 'cpe:2.3:a:apache:http_server:2.4.50:*:*:*:*:*:*:*' }]],
-    ['another vendor (nginx renames)', [{ cpe: 'cpe:/a:igor_sysoev:nginx:1.0.1' }], [{ cpe: 'cpe:/a:nginx:nginx:1.0.1' }]],
-    ['another version without CPE', [{ product: 'nginx', version: '1.18.0' }], [{ product: 'nginx', version: '1.20.0' }]],
+    [
+      'another vendor (nginx renames)',
+      [{ cpe: 'cpe:/a:igor_sysoev:nginx:1.0.1' }],
+      [{ cpe: 'cpe:/a:nginx:nginx:1.0.1' }],
+    ],
+    [
+      'another version without CPE',
+      [{ product: 'nginx', version: '1.18.0' }],
+      [{ product: 'nginx', version: '1.20.0' }],
+    ],
     ['a version added', [{ product: 'nginx' }], [{ product: 'nginx', version: '1.18.0' }]],
     ['field positions count', [{ vendor: 'nginx' }], [{ product: 'nginx' }]],
     ['an extra fingerprint', [{ cpe: HTTPD_2_4_49 }], [{ cpe: HTTPD_2_4_49 }, { product: 'php', version: '8.1' }]],
@@ -128,12 +138,22 @@ describe('normaliseFingerprint', () => {
     [
       'a version-less CPE takes the fingerprint version, so each version is its own identity',
       { cpe: 'cpe:/a:igor_sysoev:nginx', version: '1.14.0' },
-      { cpe: 'cpe:2.3:a:igor_sysoev:nginx:1.14.0:*:*:*:*:*:*:*', vendor: 'igor_sysoev', product: 'nginx', version: '1.14.0' },
+      {
+        cpe: 'cpe:2.3:a:igor_sysoev:nginx:1.14.0:*:*:*:*:*:*:*',
+        vendor: 'igor_sysoev',
+        product: 'nginx',
+        version: '1.14.0',
+      },
     ],
     [
       'a version that cannot be a CPE value leaves the CPE version-less',
       { cpe: 'cpe:/a:igor_sysoev:nginx', version: '1.14 beta' },
-      { cpe: 'cpe:2.3:a:igor_sysoev:nginx:*:*:*:*:*:*:*:*', vendor: 'igor_sysoev', product: 'nginx', version: '1.14 beta' },
+      {
+        cpe: 'cpe:2.3:a:igor_sysoev:nginx:*:*:*:*:*:*:*:*',
+        vendor: 'igor_sysoev',
+        product: 'nginx',
+        version: '1.14 beta',
+      },
     ],
     [
       'empty fields count as missing',
@@ -173,12 +193,22 @@ describe('normaliseFingerprint', () => {
     [
       'the CPE is lower-cased',
       { cpe: 'cpe:2.3:a:1Panel-dev:1Panel:1.10.1:*:*:*:*:*:*:*' },
-      { cpe: 'cpe:2.3:a:1panel-dev:1panel:1.10.1:*:*:*:*:*:*:*', vendor: '1panel-dev', product: '1panel', version: '1.10.1' },
+      {
+        cpe: 'cpe:2.3:a:1panel-dev:1panel:1.10.1:*:*:*:*:*:*:*',
+        vendor: '1panel-dev',
+        product: '1panel',
+        version: '1.10.1',
+      },
     ],
     [
       'a packed 2.2 edition becomes 2.3 attributes',
       { cpe: 'cpe:/a:nodejs:node.js:18.12.0::~~lts~~~' },
-      { cpe: 'cpe:2.3:a:nodejs:node.js:18.12.0:*:*:*:lts:*:*:*', vendor: 'nodejs', product: 'node.js', version: '18.12.0' },
+      {
+        cpe: 'cpe:2.3:a:nodejs:node.js:18.12.0:*:*:*:lts:*:*:*',
+        vendor: 'nodejs',
+        product: 'node.js',
+        version: '18.12.0',
+      },
     ],
     [
       'surrounding whitespace around the CPE is ignored',

@@ -114,6 +114,4 @@ function shownValues(wfn: Readonly<Wfn>): ShownValues {
   return shown;
 }
 
-const present = (value: string | undefined) =>
-  value !== undefined && value.trim() !== '' ? value : undefined;
-
+const present = (value: string | undefined) => (value !== undefined && value.trim() !== '' ? value : undefined);

@@ -150,7 +150,8 @@ export function parsePurl(input: string): PackageUrl {
   const lastSlash = rest.lastIndexOf('/');
   const name = decode(rest.slice(lastSlash + 1), 'name', text);
   if (name === '') invalid(text, 'a name is required');
-  const namespaceParts = lastSlash >= 0 ? segments(rest.slice(0, lastSlash), false).map((s) => decode(s, 'namespace', text)) : [];
+  const namespaceParts =
+    lastSlash >= 0 ? segments(rest.slice(0, lastSlash), false).map((s) => decode(s, 'namespace', text)) : [];
   const namespace = namespaceParts.length > 0 ? namespaceParts.join('/') : undefined;
   return normalize({ type, namespace, name, version, qualifiers, subpath }, text);
 }
@@ -167,7 +168,11 @@ export function formatPurl(purl: PackageUrl): string {
   qualifiers.forEach(([key]) => checkQualifierKey(key, described));
   const normalized = normalize({ ...purl, type, qualifiers: Object.fromEntries(qualifiers) }, described);
   let text = `pkg:${type}/`;
-  if (normalized.namespace) text += segments(normalized.namespace, false).map((s) => encode(s)).join('/') + '/';
+  if (normalized.namespace)
+    text +=
+      segments(normalized.namespace, false)
+        .map((s) => encode(s))
+        .join('/') + '/';
   text += encode(normalized.name);
   if (normalized.version) text += `@${encode(normalized.version)}`;
   if (qualifiers.length > 0) {
@@ -215,7 +220,11 @@ export function purlCollectionUrl(type: string): string | undefined {
 }
 
 const hostAndPath = (url: string) =>
-  url.trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/\/+$/, '');
+  url
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z]+:\/\//, '')
+    .replace(/\/+$/, '');
 
 /** The purl type whose registry a CVE 5 `collectionURL` names, tolerating trailing `/` and aliases. */
 export function purlTypeForCollectionUrl(url: string): string | undefined {

@@ -6,9 +6,18 @@ describe('rate limit specifications', () => {
     ['600/60s', { index: '600/60s', advisory: '600/60s', backup: '600/60s', search: '600/60s', other: '600/60s' }],
     ['100/1m', { index: '100/60s', advisory: '100/60s', backup: '100/60s', search: '100/60s', other: '100/60s' }],
     ['10/h', { index: '10/3600s', advisory: '10/3600s', backup: '10/3600s', search: '10/3600s', other: '10/3600s' }],
-    ['unlimited', { index: 'unlimited', advisory: 'unlimited', backup: 'unlimited', search: 'unlimited', other: 'unlimited' }],
-    ['backup=10/1h', { index: '600/60s', advisory: '600/60s', backup: '10/3600s', search: '600/60s', other: '600/60s' }],
-    ['50/10s, index=unlimited', { index: 'unlimited', advisory: '50/10s', backup: '50/10s', search: '50/10s', other: '50/10s' }],
+    [
+      'unlimited',
+      { index: 'unlimited', advisory: 'unlimited', backup: 'unlimited', search: 'unlimited', other: 'unlimited' },
+    ],
+    [
+      'backup=10/1h',
+      { index: '600/60s', advisory: '600/60s', backup: '10/3600s', search: '600/60s', other: '600/60s' },
+    ],
+    [
+      '50/10s, index=unlimited',
+      { index: 'unlimited', advisory: '50/10s', backup: '50/10s', search: '50/10s', other: '50/10s' },
+    ],
     ['5/500ms', { index: '5/500ms', advisory: '5/500ms', backup: '5/500ms', search: '5/500ms', other: '5/500ms' }],
   ])('%j', (text, expected) => {
     const limits = parseRateLimits(text);

@@ -35,7 +35,10 @@ function parseBudget(text: string, source: string): Budget | undefined {
 
 export function parseRateLimits(text: string, source = 'VULNSCOPE_RATE_LIMIT'): RateLimits {
   const limits = Object.fromEntries(RATE_GROUPS.map((g) => [g, parseBudget(DEFAULT_RATE_LIMIT, source)])) as RateLimits;
-  for (const item of text.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+  for (const item of text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
     const eq = item.indexOf('=');
     const budget = parseBudget((eq >= 0 ? item.slice(eq + 1) : item).trim().toLowerCase(), source);
     if (eq < 0) {
@@ -58,7 +61,9 @@ export function parseTokenRateLimit(text: string, source = '--rate-limit'): Toke
   const value = text.trim().toLowerCase();
   if (value === 'unlimited') return 'unlimited';
   if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-    throw invalidInput(`${source}: expected a positive whole number of requests per window, or "unlimited", got "${text}"`);
+    throw invalidInput(
+      `${source}: expected a positive whole number of requests per window, or "unlimited", got "${text}"`,
+    );
   }
   return Number(value);
 }

@@ -16,7 +16,11 @@ describe('prepareFingerprints', () => {
     ['an invalid CPE (dropped, fields kept)', [{ cpe: 'cpe:2.3:a:bad', product: 'x' }]],
   ])('equals working each step out directly: %s', (_, fingerprints) => {
     const normalised = fingerprints.map(normaliseFingerprint);
-    const expected = { fingerprints: normalised, fpKey: fingerprintKey(normalised), implied: classifyFingerprints(normalised) };
+    const expected = {
+      fingerprints: normalised,
+      fpKey: fingerprintKey(normalised),
+      implied: classifyFingerprints(normalised),
+    };
     // First call computes, second is remembered; both must be the direct answer.
     expect(prepareFingerprints(fingerprints)).toStrictEqual(expected);
     expect(prepareFingerprints(structuredClone(fingerprints))).toStrictEqual(expected);

@@ -5,8 +5,17 @@ import { HostIndex } from './host-index.js';
 
 function record(id: number, ip: string): IndexEntry {
   return {
-    id, ip, port: 443, protocol: 'tcp', hostname: '', observedAt: id * 1000, dateAdded: id * 1000,
-    fingerprintsJson: '[]', cvesJson: '[]', confirmed: false, classificationsJson: '[]',
+    id,
+    ip,
+    port: 443,
+    protocol: 'tcp',
+    hostname: '',
+    observedAt: id * 1000,
+    dateAdded: id * 1000,
+    fingerprintsJson: '[]',
+    cvesJson: '[]',
+    confirmed: false,
+    classificationsJson: '[]',
   };
 }
 
@@ -14,7 +23,16 @@ function record(id: number, ip: string): IndexEntry {
 const ADDRESSES = [
   ...['9.255.255.255', '10.0.0.0', '10.0.0.1', '10.0.0.255', '10.0.1.0', '10.0.255.255', '10.1.0.0', '10.1.0.7'],
   ...['10.1.127.255', '10.1.128.0', '10.1.128.1', '10.1.255.254', '10.2.0.0', '10.3.3.3', '10.255.255.255', '11.0.0.0'],
-  ...['192.0.2.1', '192.0.2.128', '192.0.2.129', '192.0.3.0', '0.0.0.0', '255.255.255.255', '2001:db8::1', '::ffff:10.1.0.1'],
+  ...[
+    '192.0.2.1',
+    '192.0.2.128',
+    '192.0.2.129',
+    '192.0.3.0',
+    '0.0.0.0',
+    '255.255.255.255',
+    '2001:db8::1',
+    '::ffff:10.1.0.1',
+  ],
 ];
 
 describe('HostIndex cidr filter (whole /16 and /24 blocks plus checked edges)', () => {
@@ -22,9 +40,27 @@ describe('HostIndex cidr filter (whole /16 and /24 blocks plus checked edges)', 
   ADDRESSES.forEach((ip, i) => index.upsert(record(i + 1, ip), i + 1));
 
   it.each([
-    '10.0.0.0/8', '10.0.0.0/15', '10.0.0.0/16', '10.1.0.0/16', '10.1.0.0/17', '10.1.128.0/17', '10.1.0.0/24',
-    '10.0.0.0/23', '10.0.255.0/24', '10.0.255.255/32', '10.1.0.0/29', '10.1.0.4/30', '192.0.2.128/25',
-    '192.0.2.0/23', '10.0.0.0/7', '0.0.0.0/0', '0.0.0.0/1', '128.0.0.0/1', '9.255.255.255', '11.0.0.0/31', '2001:db8::/32',
+    '10.0.0.0/8',
+    '10.0.0.0/15',
+    '10.0.0.0/16',
+    '10.1.0.0/16',
+    '10.1.0.0/17',
+    '10.1.128.0/17',
+    '10.1.0.0/24',
+    '10.0.0.0/23',
+    '10.0.255.0/24',
+    '10.0.255.255/32',
+    '10.1.0.0/29',
+    '10.1.0.4/30',
+    '192.0.2.128/25',
+    '192.0.2.0/23',
+    '10.0.0.0/7',
+    '0.0.0.0/0',
+    '0.0.0.0/1',
+    '128.0.0.0/1',
+    '9.255.255.255',
+    '11.0.0.0/31',
+    '2001:db8::/32',
   ])('%s holds exactly the records whose address it contains', (cidr) => {
     const range = parseCidr(cidr);
     const expected = ADDRESSES.flatMap((ip, i) => (rangeContains(range, parseIp(ip)) ? [i + 1] : []));

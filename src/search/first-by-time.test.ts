@@ -21,8 +21,12 @@ describe('firstByTime', () => {
         fc.integer(),
         (unique, distinctTimes, count, order, seed) => {
           const ids = [...unique].sort((a, b) => a - b);
-          const time = new Map(ids.map((id) => [id, 1_700_000_000_000 + (Math.imul(id ^ seed, 2654435761) >>> 0) % distinctTimes]));
-          expect(firstByTime(Uint32Array.from(ids), count, (id) => time.get(id)!, order)).toEqual(bySort(ids, count, time, order));
+          const time = new Map(
+            ids.map((id) => [id, 1_700_000_000_000 + ((Math.imul(id ^ seed, 2654435761) >>> 0) % distinctTimes)]),
+          );
+          expect(firstByTime(Uint32Array.from(ids), count, (id) => time.get(id)!, order)).toEqual(
+            bySort(ids, count, time, order),
+          );
         },
       ),
       { numRuns: 400 },
@@ -32,8 +36,20 @@ describe('firstByTime', () => {
   it.each([
     { name: 'all times equal, descending', times: [5, 5, 5, 5], count: 2, order: 'desc' as const, expected: [4, 3] },
     { name: 'all times equal, ascending', times: [5, 5, 5, 5], count: 3, order: 'asc' as const, expected: [1, 2, 3] },
-    { name: 'boundary tie taken from the high ids first', times: [9, 7, 7, 7, 1], count: 3, order: 'desc' as const, expected: [1, 4, 3] },
-    { name: 'boundary tie taken from the low ids first', times: [9, 7, 7, 7, 1], count: 3, order: 'asc' as const, expected: [5, 2, 3] },
+    {
+      name: 'boundary tie taken from the high ids first',
+      times: [9, 7, 7, 7, 1],
+      count: 3,
+      order: 'desc' as const,
+      expected: [1, 4, 3],
+    },
+    {
+      name: 'boundary tie taken from the low ids first',
+      times: [9, 7, 7, 7, 1],
+      count: 3,
+      order: 'asc' as const,
+      expected: [5, 2, 3],
+    },
     { name: 'count of zero', times: [1, 2], count: 0, order: 'asc' as const, expected: [] },
     { name: 'count past the size', times: [3, 1, 2], count: 10, order: 'desc' as const, expected: [1, 3, 2] },
   ])('$name', ({ times, count, order, expected }) => {

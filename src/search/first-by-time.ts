@@ -8,7 +8,12 @@
  * which gives the time the page ends at; only the ids before that time are sorted with the
  * comparator, and the ids at exactly that time are already in id order, however many tie.
  */
-export function firstByTime(ids: Uint32Array, count: number, timeOf: (id: number) => number, order: 'asc' | 'desc'): number[] {
+export function firstByTime(
+  ids: Uint32Array,
+  count: number,
+  timeOf: (id: number) => number,
+  order: 'asc' | 'desc',
+): number[] {
   const n = ids.length;
   if (count <= 0) return [];
   const times = new Float64Array(n);

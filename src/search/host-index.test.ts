@@ -4,14 +4,31 @@ import { parseHostQuery } from '../server/routes/target-intel/query.js';
 import type { IndexEntry } from '../storage/hosts.js';
 import { HostIndex } from './host-index.js';
 
-const FINGERPRINTS = ['[]', '[{"vendor":"nginx","product":"nginx","version":"1.20.0"}]', '[{"vendor":"apache","product":"http_server","version":"2.4.49"}]'];
+const FINGERPRINTS = [
+  '[]',
+  '[{"vendor":"nginx","product":"nginx","version":"1.20.0"}]',
+  '[{"vendor":"apache","product":"http_server","version":"2.4.49"}]',
+];
 const CVES = ['[]', '["CVE-2021-41773"]', '["CVE-2021-41773","CVE-2021-42013"]'];
 const CLASSIFICATIONS = ['[]', '["c2:sliver"]'];
 const QUERIES: Array<Record<string, string>> = [
-  {}, { vendor: 'nginx' }, { vendor: 'apache', version: '2.4.49' }, { cve: 'CVE-2021-42013' }, { contains_cve: 'true' },
-  { classifications: 'c2' }, { asn: 'AS64501' }, { country_code: 'FR' }, { protocol: 'udp' }, { port: '443' },
-  { cidr: '198.51.100.0/24' }, { cidr: '198.51.0.0/16' }, { cidr: '2001:db8::/32' }, { hostname: 'h1' },
-  { lastModStartDate: new Date(40 * 3_600_000).toISOString() }, { pubEndDate: new Date(20 * 3_600_000).toISOString() }, { confirmed: 'true' },
+  {},
+  { vendor: 'nginx' },
+  { vendor: 'apache', version: '2.4.49' },
+  { cve: 'CVE-2021-42013' },
+  { contains_cve: 'true' },
+  { classifications: 'c2' },
+  { asn: 'AS64501' },
+  { country_code: 'FR' },
+  { protocol: 'udp' },
+  { port: '443' },
+  { cidr: '198.51.100.0/24' },
+  { cidr: '198.51.0.0/16' },
+  { cidr: '2001:db8::/32' },
+  { hostname: 'h1' },
+  { lastModStartDate: new Date(40 * 3_600_000).toISOString() },
+  { pubEndDate: new Date(20 * 3_600_000).toISOString() },
+  { confirmed: 'true' },
 ];
 
 function randomEntry(random: SeededRandom, id: number): IndexEntry {
@@ -19,7 +36,10 @@ function randomEntry(random: SeededRandom, id: number): IndexEntry {
   const observedAt = Math.floor(random.next() * 72) * 3_600_000 + 17;
   return {
     id,
-    ip: random.next() < 0.2 ? `2001:db8::${Math.floor(random.next() * 50)}` : `198.51.${Math.floor(random.next() * 3) + 99}.${Math.floor(random.next() * 250)}`,
+    ip:
+      random.next() < 0.2
+        ? `2001:db8::${Math.floor(random.next() * 50)}`
+        : `198.51.${Math.floor(random.next() * 3) + 99}.${Math.floor(random.next() * 250)}`,
     port: pick([22, 80, 443]),
     protocol: pick(['tcp', 'tcp', 'udp']),
     hostname: random.next() < 0.5 ? `h${Math.floor(random.next() * 20)}.example` : '',
@@ -35,7 +55,8 @@ function randomEntry(random: SeededRandom, id: number): IndexEntry {
   };
 }
 
-const matching = (index: HostIndex, params: Record<string, string>) => [...index.evaluate(parseHostQuery(params))].sort((a, b) => a - b);
+const matching = (index: HostIndex, params: Record<string, string>) =>
+  [...index.evaluate(parseHostQuery(params))].sort((a, b) => a - b);
 
 describe('HostIndex under churn (records hold group ids, families come from their columns)', () => {
   it.each([1, 2, 3, 4])('answers as an index built from the final state (seed %i)', (seed) => {
@@ -52,8 +73,14 @@ describe('HostIndex under churn (records hold group ids, families come from thei
         current.set(id, { ...held, observedAt });
       } else if (random.next() < 0.05) {
         // Expiry's batched removal: absent and repeated ids included.
-        const ids = Array.from({ length: 1 + Math.floor(random.next() * 30) }, () => 1 + Math.floor(random.next() * 300));
-        index.removeMany(ids, ids.map(() => step));
+        const ids = Array.from(
+          { length: 1 + Math.floor(random.next() * 30) },
+          () => 1 + Math.floor(random.next() * 300),
+        );
+        index.removeMany(
+          ids,
+          ids.map(() => step),
+        );
         for (const removed of ids) current.delete(removed);
       } else if (random.next() < 0.25) {
         index.remove(id, step);
@@ -66,7 +93,8 @@ describe('HostIndex under churn (records hold group ids, families come from thei
     }
     const rebuilt = new HostIndex();
     for (const entry of current.values()) rebuilt.upsert(entry, 1);
-    for (const params of QUERIES) expect(matching(index, params), JSON.stringify(params)).toEqual(matching(rebuilt, params));
+    for (const params of QUERIES)
+      expect(matching(index, params), JSON.stringify(params)).toEqual(matching(rebuilt, params));
     expect(index.size).toBe(current.size);
     expect(index.retime(100_000, 0, 3001)).toBe(false);
   });
@@ -75,11 +103,22 @@ describe('HostIndex under churn (records hold group ids, families come from thei
     const random = new SeededRandom(5);
     const index = new HostIndex();
     for (let id = 1; id <= 400; id++) index.upsert(randomEntry(random, id), id);
-    const combined = [...QUERIES, { vendor: 'nginx', country_code: 'FR' }, { cve: 'CVE-2021-42013', port: '443' }, { contains_cve: 'false', protocol: 'udp' }];
+    const combined = [
+      ...QUERIES,
+      { vendor: 'nginx', country_code: 'FR' },
+      { cve: 'CVE-2021-42013', port: '443' },
+      { contains_cve: 'false', protocol: 'udp' },
+    ];
     const before = combined.map((params) => matching(index, params));
     for (const params of combined) {
       for (const snapshotSeq of [undefined, 200]) {
-        const page = index.page(parseHostQuery(params), { sort: 'timestamp', order: 'desc', offset: 0, limit: 10, snapshotSeq });
+        const page = index.page(parseHostQuery(params), {
+          sort: 'timestamp',
+          order: 'desc',
+          offset: 0,
+          limit: 10,
+          snapshotSeq,
+        });
         if (snapshotSeq === undefined) expect(page.total, JSON.stringify(params)).toBe(matching(index, params).length);
       }
     }

@@ -407,7 +407,8 @@ export class HostIndex {
   private changedSince(seq: number, within: () => Bitmap): Bitmap {
     const changed = new RoaringBitmap32();
     if (this.recentSeqs.length > 0 && this.recentSeqs[0]! <= seq + 1) {
-      for (let i = this.recentSeqs.length - 1; i >= 0 && this.recentSeqs[i]! > seq; i--) changed.add(this.recentIds[i]!);
+      for (let i = this.recentSeqs.length - 1; i >= 0 && this.recentSeqs[i]! > seq; i--)
+        changed.add(this.recentIds[i]!);
       return changed;
     }
     for (const id of within()) if (this.changeSeq.get(id) > seq) changed.add(id);

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { HostnameIndex } from './hostname-index.js';
 
-const NAMES = ['mail.example.com', 'mail-01.example.com', 'webmail.example.org', 'bücher.example.de', 'büro.example.de', 'x.io', 'example.com'];
+const NAMES = [
+  'mail.example.com',
+  'mail-01.example.com',
+  'webmail.example.org',
+  'bücher.example.de',
+  'büro.example.de',
+  'x.io',
+  'example.com',
+];
 
 describe('HostnameIndex (byte trigrams, exact check)', () => {
   const index = new HostnameIndex();
@@ -55,7 +63,10 @@ describe('HostnameIndex (byte trigrams, exact check)', () => {
 
 describe('HostnameIndex remembered searches', () => {
   const SEARCHES: Array<{ contains?: string[]; domains?: string[] }> = [
-    { contains: ['mail'] }, { contains: ['web-'] }, { domains: ['example.com'] }, { contains: ['ü'] },
+    { contains: ['mail'] },
+    { contains: ['web-'] },
+    { domains: ['example.com'] },
+    { contains: ['ü'] },
     { contains: ['mail', 'vpn'], domains: ['example.org'] },
   ];
   const WORDS = ['mail', 'web-', 'vpn', 'büro', 'shop'];
@@ -72,7 +83,7 @@ describe('HostnameIndex remembered searches', () => {
     const index = new HostnameIndex();
     const names = new Map<number, string>();
     let seed = 7;
-    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     for (let step = 0; step < 3000; step++) {
       const record = 1 + random(300);
       if (names.has(record)) {
@@ -92,7 +103,9 @@ describe('HostnameIndex remembered searches', () => {
       }
       if (step % 100 === 0) {
         for (const search of SEARCHES) {
-          expect([...index.search(search.contains, search.domains)].sort((a, b) => a - b)).toEqual(expected(names, search));
+          expect([...index.search(search.contains, search.domains)].sort((a, b) => a - b)).toEqual(
+            expected(names, search),
+          );
         }
       }
     }
@@ -103,7 +116,7 @@ describe('HostnameIndex remembered searches', () => {
     const batched = new HostnameIndex();
     const names = new Map<number, string>();
     let seed = 11;
-    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     for (let round = 0; round < 60; round++) {
       batched.beginBatch();
       // Within a batch a name may be added, removed and its id freed and handed out again.
@@ -124,7 +137,10 @@ describe('HostnameIndex remembered searches', () => {
       }
       batched.endBatch();
       // Searches not remembered yet are answered from the trigram postings.
-      const fresh: typeof SEARCHES = [{ contains: [`${WORDS[round % WORDS.length]}${round % 30}.`] }, { contains: [`${round % 30}.${DOMAINS[round % DOMAINS.length]}`] }];
+      const fresh: typeof SEARCHES = [
+        { contains: [`${WORDS[round % WORDS.length]}${round % 30}.`] },
+        { contains: [`${round % 30}.${DOMAINS[round % DOMAINS.length]}`] },
+      ];
       for (const search of [...SEARCHES, ...fresh]) {
         const want = expected(names, search);
         expect([...single.search(search.contains, search.domains)].sort((a, b) => a - b)).toEqual(want);

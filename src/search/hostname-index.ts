@@ -29,7 +29,9 @@ export class HostnameIndex {
    * While a batch is open: trigram postings not yet written, one list of hostname ids per trigram,
    * and the hostname ids freed meanwhile (not handed out again until the postings are written).
    */
-  private batch: { adds: Map<number, number[]>; removes: Map<number, number[]>; freed: number[]; postings: number } | undefined;
+  private batch:
+    | { adds: Map<number, number[]>; removes: Map<number, number[]>; freed: number[]; postings: number }
+    | undefined;
 
   /**
    * Until endBatch, trigram postings are gathered and then written with one native call per
@@ -68,7 +70,11 @@ export class HostnameIndex {
   }
 
   /** Files hostname `id` under its trigrams, now or (in a batch) when the batch is written. */
-  private postTrigrams(id: number, into: 'adds' | 'removes', now: (bitmap: Bitmap | undefined, trigram: number) => void): void {
+  private postTrigrams(
+    id: number,
+    into: 'adds' | 'removes',
+    now: (bitmap: Bitmap | undefined, trigram: number) => void,
+  ): void {
     const grams = this.arena.trigramsOf(id, this.gramScratch);
     const batch = this.batch;
     if (!batch) {
@@ -175,7 +181,11 @@ export class HostnameIndex {
     return records.clone();
   }
 
-  private matchingRecords(narrowing: string[], needles: Uint8Array[] | undefined, domainBytes: Uint8Array[] | undefined): Bitmap {
+  private matchingRecords(
+    narrowing: string[],
+    needles: Uint8Array[] | undefined,
+    domainBytes: Uint8Array[] | undefined,
+  ): Bitmap {
     // Every alternative of the narrowing parameter must be satisfied, so its trigrams narrow.
     const candidates = this.candidates(narrowing);
     const ids = candidates ? candidates.toUint32Array(this.candidateScratch.ofSize(candidates.size)) : this.allIds();

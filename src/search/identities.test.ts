@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { IdentityCatalog, type Identity } from './identities.js';
 
-const identity = (vendor: string, product: string, version: string): Identity => ({ vendor, product, version, termIds: [] });
+const identity = (vendor: string, product: string, version: string): Identity => ({
+  vendor,
+  product,
+  version,
+  termIds: [],
+});
 
 function catalog(): IdentityCatalog {
   const identities = new IdentityCatalog();

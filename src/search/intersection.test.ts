@@ -31,9 +31,15 @@ describe('Intersection: counts and meets buckets as the built intersection would
 
     expect(intersection.size).toBe(expected.size);
     expect(intersection.all().toUint32Array()).toEqual(expected.toUint32Array());
-    for (const [from, to] of [[0, 65_536], [300_000, 310_000], [999_000, 1_000_000]]) {
+    for (const [from, to] of [
+      [0, 65_536],
+      [300_000, 310_000],
+      [999_000, 1_000_000],
+    ]) {
       const bucket = RoaringBitmap32.fromRange(from!, to!);
-      expect(intersection.within(bucket).toUint32Array()).toEqual(RoaringBitmap32.and(bucket, expected).toUint32Array());
+      expect(intersection.within(bucket).toUint32Array()).toEqual(
+        RoaringBitmap32.and(bucket, expected).toUint32Array(),
+      );
     }
     intersection.free();
     // The inputs are read only: nothing made or freed here touches them.

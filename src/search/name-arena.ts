@@ -56,7 +56,11 @@ export class NameArena {
     if (this.scratch.length < name.length * 3) this.scratch = new Uint8Array(name.length * 3);
     const { written } = encoder.encodeInto(name, this.scratch);
     const hash = hashBytes(this.scratch, 0, written);
-    for (let slot = this.slots.firstSlot(hash), id = this.slots.idAt(slot); id !== 0; slot = this.slots.nextSlot(slot), id = this.slots.idAt(slot)) {
+    for (
+      let slot = this.slots.firstSlot(hash), id = this.slots.idAt(slot);
+      id !== 0;
+      slot = this.slots.nextSlot(slot), id = this.slots.idAt(slot)
+    ) {
       if (this.hashOf.get(id) === hash && this.equals(id, this.scratch, written)) return id;
     }
     return 0;

@@ -35,10 +35,16 @@ function buildIndex(seed: number): { index: HostIndex; entries: IndexEntry[] } {
 
 describe('paging large buckets by time', () => {
   const { index, entries } = buildIndex(7);
-  const cases: Array<{ params: Record<string, string>; sort: 'timestamp' | 'date_added'; order: 'asc' | 'desc'; offset: number }> = [];
+  const cases: Array<{
+    params: Record<string, string>;
+    sort: 'timestamp' | 'date_added';
+    order: 'asc' | 'desc';
+    offset: number;
+  }> = [];
   for (const params of [{}, { vendor: 'apache' }] as Array<Record<string, string>>)
     for (const sort of ['timestamp', 'date_added'] as const)
-      for (const order of ['asc', 'desc'] as const) for (const offset of [0, 37, 950, 5000]) cases.push({ params, sort, order, offset });
+      for (const order of ['asc', 'desc'] as const)
+        for (const offset of [0, 37, 950, 5000]) cases.push({ params, sort, order, offset });
 
   it.each(cases)('$sort $order from $offset of $params equals a full sort', ({ params, sort, order, offset }) => {
     const query = parseHostQuery(params);
@@ -52,6 +58,8 @@ describe('paging large buckets by time', () => {
     expect(index.page(query, request).ids).toEqual(expected.slice(offset, offset + 100));
     // A cursor walk from the middle of a bucket: the page after the record at `offset`.
     const at = expected[offset]!;
-    expect(index.page(query, { sort, order, offset: 0, limit: 100, after: index.positionOf(at, sort) }).ids).toEqual(expected.slice(offset + 1, offset + 101));
+    expect(index.page(query, { sort, order, offset: 0, limit: 100, after: index.positionOf(at, sort) }).ids).toEqual(
+      expected.slice(offset + 1, offset + 101),
+    );
   });
 });

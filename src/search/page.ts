@@ -148,7 +148,13 @@ interface BucketRef {
 
 function* bucketsInOrder(request: PageRequest, postings: Postings): Generator<BucketRef> {
   const families =
-    request.sort === 'timestamp' ? ['to'] : request.sort === 'date_added' ? ['ta'] : request.sort === 'port' ? ['port'] : ['b4', 'b6'];
+    request.sort === 'timestamp'
+      ? ['to']
+      : request.sort === 'date_added'
+        ? ['ta']
+        : request.sort === 'port'
+          ? ['port']
+          : ['b4', 'b6'];
   const ordered = request.order === 'asc' ? families : [...families].reverse();
   for (const name of ordered) {
     const family = postings.family(name);
@@ -185,7 +191,11 @@ function sameBucket(a: { family: string; key: number }, b: { family: string; key
 }
 
 /** True when `bucket` comes before the cursor's bucket in the walk order. */
-function beforeStart(bucket: { family: string; key: number }, start: { family: string; key: number }, order: 'asc' | 'desc') {
+function beforeStart(
+  bucket: { family: string; key: number },
+  start: { family: string; key: number },
+  order: 'asc' | 'desc',
+) {
   const rank = FAMILY_RANK[bucket.family]! - FAMILY_RANK[start.family]!;
   const relation = rank !== 0 ? rank : bucket.key - start.key;
   return order === 'asc' ? relation < 0 : relation > 0;

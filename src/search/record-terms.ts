@@ -56,7 +56,10 @@ export class RecordTerms {
     if (entry.confirmed) termIds.push(this.postings.intern('confirmed'));
     for (const id of fingerprints) termIds.push(id);
     for (const id of classifications) termIds.push(id);
-    return { key: [this.listId(cves), this.listId(fingerprints), this.listId(classifications), entry.confirmed ? 1 : 0], termIds };
+    return {
+      key: [this.listId(cves), this.listId(fingerprints), this.listId(classifications), entry.confirmed ? 1 : 0],
+      termIds,
+    };
   }
 
   /** The terms of where the record is: asn, country code and name, protocol. */
@@ -144,7 +147,13 @@ export class RecordTerms {
       if (vendor) names.push(`v:${vendor}`);
       if (product) names.push(`p:${product}`);
       if (version) names.push(`ver:${version}`);
-      identity = { vendor, product, version, cpe: cpe ? tryParseCpe(cpe) : undefined, termIds: names.map((name) => this.postings.intern(name)) };
+      identity = {
+        vendor,
+        product,
+        version,
+        cpe: cpe ? tryParseCpe(cpe) : undefined,
+        termIds: names.map((name) => this.postings.intern(name)),
+      };
       this.identities.add(key, identity);
     }
     return { key, identity };

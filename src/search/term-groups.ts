@@ -26,7 +26,11 @@ export class TermGroups {
   acquire({ key, termIds }: KeyedTerms): number {
     const [k0, k1, k2, k3] = key;
     const slots = this.slots;
-    for (let slot = slots.firstSlot(hashOf(k0, k1, k2, k3)), id = slots.idAt(slot); id !== 0; slot = slots.nextSlot(slot), id = slots.idAt(slot)) {
+    for (
+      let slot = slots.firstSlot(hashOf(k0, k1, k2, k3)), id = slots.idAt(slot);
+      id !== 0;
+      slot = slots.nextSlot(slot), id = slots.idAt(slot)
+    ) {
       const at = id * 4;
       if (this.keys[at] === k0 && this.keys[at + 1] === k1 && this.keys[at + 2] === k2 && this.keys[at + 3] === k3) {
         this.holders[id]! += 1;
@@ -69,7 +73,9 @@ export class TermGroups {
 
   /** Estimated memory: term arrays (with about 100 bytes of object per array), keys, holders, slots. */
   get bytes(): number {
-    return this.termBytes + this.terms.length * 108 + this.keys.byteLength + this.holders.byteLength + this.slots.byteLength;
+    return (
+      this.termBytes + this.terms.length * 108 + this.keys.byteLength + this.holders.byteLength + this.slots.byteLength
+    );
   }
 
   private hashOfGroup(id: number): number {

@@ -53,7 +53,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   const authenticate = requireToken(context.tokens);
   const rateLimiter =
     context.rateLimiter ??
-    (await createRateLimiter(context.config, context.secret, (error) => app.log.warn({ err: error }, 'rate-limit store unreachable; counting per instance')));
+    (await createRateLimiter(context.config, context.secret, (error) =>
+      app.log.warn({ err: error }, 'rate-limit store unreachable; counting per instance'),
+    ));
   if (!context.rateLimiter) app.addHook('onClose', () => rateLimiter.close());
   const limitRate = enforceRateLimit(rateLimiter);
   app.addHook('onRequest', async (request, reply) => {
@@ -78,7 +80,13 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       onWritten: (written) =>
         written.meta &&
         app.log.info(
-          { backup: written.meta.file, records: written.meta.records, bytes: written.meta.size, ms: Math.round(written.ms), in_worker: Boolean(written.inWorker) },
+          {
+            backup: written.meta.file,
+            records: written.meta.records,
+            bytes: written.meta.size,
+            ms: Math.round(written.ms),
+            in_worker: Boolean(written.inWorker),
+          },
           'backup written',
         ),
       onError: (error) => app.log.error({ err: error }, 'backup failed'),

@@ -55,6 +55,11 @@ export async function feedsToRead(
 }
 
 /** The feeds a token may list (402 when none). */
-export async function listableFeeds(token: TokenInfo, config: Config, registry: FeedRegistry, storage: Storage): Promise<KnownFeed[]> {
+export async function listableFeeds(
+  token: TokenInfo,
+  config: Config,
+  registry: FeedRegistry,
+  storage: Storage,
+): Promise<KnownFeed[]> {
   return feedsToRead(undefined, token, config, registry, storage);
 }

@@ -49,7 +49,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     if (summary.expired > 0) app.log.info(summary, 'expired observations');
   };
   const sweeps = options.sweeper !== false;
-  const sweeper = sweeps ? setInterval(() => sweep().catch(logError('expiry sweep failed')), config.sweepIntervalMs) : undefined;
+  const sweeper = sweeps
+    ? setInterval(() => sweep().catch(logError('expiry sweep failed')), config.sweepIntervalMs)
+    : undefined;
   sweeper?.unref();
   if (sweeps) await sweep().catch(logError('expiry sweep failed'));
   const address = await app.listen({ host: config.host, port: config.port });

@@ -25,8 +25,7 @@ export function parseEnum<T extends string>(name: string, value: string, allowed
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|([+-])(\d{2}):?(\d{2}))$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|([+-])(\d{2}):?(\d{2}))$/;
 const DAY_MS = 86_400_000;
 
 /** Epoch ms of a calendar date, or undefined when the date does not exist (2025-02-30). */
@@ -50,7 +49,13 @@ export function parseDateBound(name: string, value: string): { start: number; en
   if (time) {
     const [, y, mo, d, h, mi, sec = '0', fraction = '', zone, sign, zh = '0', zm = '0'] = time;
     const dayStart = utcDay(Number(y), Number(mo), Number(d));
-    const valid = dayStart !== undefined && Number(h) < 24 && Number(mi) < 60 && Number(sec) < 60 && Number(zh) < 24 && Number(zm) < 60;
+    const valid =
+      dayStart !== undefined &&
+      Number(h) < 24 &&
+      Number(mi) < 60 &&
+      Number(sec) < 60 &&
+      Number(zh) < 24 &&
+      Number(zm) < 60;
     if (!valid) throw badRequest(`parameter "${name}" is not a real date-time: "${value}"`);
     const offsetMinutes = zone!.toUpperCase() === 'Z' ? 0 : (sign === '-' ? -1 : 1) * (Number(zh) * 60 + Number(zm));
     const ms = fraction ? Math.floor(Number(`0${fraction}`) * 1000) : 0;

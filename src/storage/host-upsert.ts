@@ -32,7 +32,8 @@ const CONTENT_COLUMNS = [
   'classifications',
 ] as const;
 
-const portKeyOf = (w: { ipKey: string; port: number; protocol: string }) => `${w.ipKey}\u0000${w.port}\u0000${w.protocol}`;
+const portKeyOf = (w: { ipKey: string; port: number; protocol: string }) =>
+  `${w.ipKey}\u0000${w.port}\u0000${w.protocol}`;
 const recordKeyOf = (portKey: string, fpKey: string) => `${portKey}\u0000${fpKey}`;
 
 /**
@@ -106,7 +107,8 @@ export async function applyBatch(tx: Sql, writes: HostWrite[], now: number): Pro
   const retimed: Array<{ id: number; observedAt: number }> = [];
   for (const { write, dateAdded, record } of pending.values()) {
     const content = contentOf(write);
-    if (record.id !== undefined && sameValues(record.content!, content)) retimed.push({ id: record.id, observedAt: write.observedAt });
+    if (record.id !== undefined && sameValues(record.content!, content))
+      retimed.push({ id: record.id, observedAt: write.observedAt });
     else rows.push({ write, dateAdded, content });
   }
   const changed = await upsertRows(tx, rows);
@@ -117,7 +119,10 @@ export async function applyBatch(tx: Sql, writes: HostWrite[], now: number): Pro
   return counts;
 }
 
-async function upsertRows(tx: Sql, rows: Array<{ write: HostWrite; dateAdded: number; content: SqlValue[] }>): Promise<number[]> {
+async function upsertRows(
+  tx: Sql,
+  rows: Array<{ write: HostWrite; dateAdded: number; content: SqlValue[] }>,
+): Promise<number[]> {
   const changed: number[] = [];
   const columns = ['ip', 'ip_key', 'port', 'protocol', 'fp_key', 'date_added', 'observed_at', ...CONTENT_COLUMNS];
   const placeholders = `(${columns.map(() => '?').join(', ')})`;
@@ -148,7 +153,8 @@ async function retime(tx: Sql, retimed: Array<{ id: number; observedAt: number }
   if (tx.engine === 'sqlite') {
     // One prepared statement per record: SQLite's planner answers the set-wise UPDATE … FROM
     // (VALUES …) below with a scan of the whole key index per statement (seen at 10M records).
-    for (const { id, observedAt } of retimed) await tx.run(`UPDATE hosts SET observed_at = ? WHERE id = ?`, [observedAt, id]);
+    for (const { id, observedAt } of retimed)
+      await tx.run(`UPDATE hosts SET observed_at = ? WHERE id = ?`, [observedAt, id]);
     return;
   }
   for (let i = 0; i < retimed.length; i += CHUNK * 2) {
@@ -189,7 +195,12 @@ async function loadPorts(tx: Sql, writes: HostWrite[]): Promise<Map<string, Port
   const keys = [...distinct.values()];
   for (let i = 0; i < keys.length; i += CHUNK * 2) {
     const chunk = keys.slice(i, i + CHUNK * 2);
-    const rows = await tx.all<{ id: number; ip_key: string; port: number; protocol: string; fp_key: string; observed_at: number } & Record<string, SqlValue>>(
+    const rows = await tx.all<
+      { id: number; ip_key: string; port: number; protocol: string; fp_key: string; observed_at: number } & Record<
+        string,
+        SqlValue
+      >
+    >(
       `SELECT id, ip_key, port, protocol, fp_key, observed_at, ${CONTENT_COLUMNS.join(', ')} FROM hosts
        WHERE (ip_key, port, protocol) IN (VALUES ${chunk.map(() => '(?, CAST(? AS INTEGER), ?)').join(', ')})`,
       chunk.flatMap((w) => [w.ipKey, w.port, w.protocol]),
@@ -198,7 +209,12 @@ async function loadPorts(tx: Sql, writes: HostWrite[]): Promise<Map<string, Port
       const key = portKeyOf({ ipKey: row.ip_key, port: row.port, protocol: row.protocol });
       let records = ports.get(key);
       if (!records) ports.set(key, (records = []));
-      records.push({ id: row.id, fpKey: row.fp_key, observedAt: row.observed_at, content: CONTENT_COLUMNS.map((column) => row[column]!) });
+      records.push({
+        id: row.id,
+        fpKey: row.fp_key,
+        observedAt: row.observed_at,
+        content: CONTENT_COLUMNS.map((column) => row[column]!),
+      });
     }
   }
   return ports;

@@ -21,7 +21,10 @@ parentPort!.on('message', (message: Message) => {
       return;
     }
     try {
-      parentPort!.postMessage({ id: message.id, counts: await hosts.upsertBatch(JSON.parse(message.writes) as HostWrite[], message.now) });
+      parentPort!.postMessage({
+        id: message.id,
+        counts: await hosts.upsertBatch(JSON.parse(message.writes) as HostWrite[], message.now),
+      });
     } catch (error) {
       parentPort!.postMessage({ id: message.id, error: (error as Error).message });
     }

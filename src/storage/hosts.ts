@@ -59,7 +59,21 @@ export interface IndexEntry {
 /** What a page of the target-intel API shows of a record (no keys, no matching inputs). */
 export type PageRecord = Pick<
   HostRecord,
-  'id' | 'ip' | 'port' | 'protocol' | 'hostname' | 'observedAt' | 'dateAdded' | 'asn' | 'asName' | 'asDomain' | 'country' | 'countryCode' | 'fingerprints' | 'cves' | 'classifications'
+  | 'id'
+  | 'ip'
+  | 'port'
+  | 'protocol'
+  | 'hostname'
+  | 'observedAt'
+  | 'dateAdded'
+  | 'asn'
+  | 'asName'
+  | 'asDomain'
+  | 'country'
+  | 'countryCode'
+  | 'fingerprints'
+  | 'cves'
+  | 'classifications'
 >;
 
 /** What CVE matching reads of a stored record. */
@@ -110,7 +124,24 @@ const COLUMNS = `id, ip, ip_key, port, protocol, fp_key, hostname, observed_at, 
 const PAGE_COLUMNS = `id, ip, port, protocol, hostname, observed_at, date_added, asn, as_name, as_domain, country, country_code,
   fingerprints, cves, classifications`;
 
-type PageRow = Pick<HostRow, 'id' | 'ip' | 'port' | 'protocol' | 'hostname' | 'observed_at' | 'date_added' | 'asn' | 'as_name' | 'as_domain' | 'country' | 'country_code' | 'fingerprints' | 'cves' | 'classifications'>;
+type PageRow = Pick<
+  HostRow,
+  | 'id'
+  | 'ip'
+  | 'port'
+  | 'protocol'
+  | 'hostname'
+  | 'observed_at'
+  | 'date_added'
+  | 'asn'
+  | 'as_name'
+  | 'as_domain'
+  | 'country'
+  | 'country_code'
+  | 'fingerprints'
+  | 'cves'
+  | 'classifications'
+>;
 
 function toPageRecord(row: PageRow): PageRecord {
   return {
@@ -209,7 +240,6 @@ export class HostRepository {
     });
   }
 
-
   async getByIds(ids: number[]): Promise<HostRecord[]> {
     return (await this.rowsByIds<HostRow>(COLUMNS, ids)).map(toRecord);
   }
@@ -227,26 +257,31 @@ export class HostRepository {
     const rows: Row[] = [];
     for (let start = 0; start < ids.length; start += 500) {
       const chunk = ids.slice(start, start + 500);
-      rows.push(...(await this.db.all<Row>(`SELECT ${columns} FROM hosts WHERE id IN (${chunk.map(() => '?').join(',')})`, chunk)));
+      rows.push(
+        ...(await this.db.all<Row>(
+          `SELECT ${columns} FROM hosts WHERE id IN (${chunk.map(() => '?').join(',')})`,
+          chunk,
+        )),
+      );
     }
     return rows;
   }
 
   /** Records in id order after `afterId`, for building an index or exporting. */
   async scan(afterId: number, limit: number): Promise<HostRecord[]> {
-    const rows = await this.db.all<HostRow>(
-      `SELECT ${COLUMNS} FROM hosts WHERE id > ? ORDER BY id LIMIT ?`,
-      [afterId, limit],
-    );
+    const rows = await this.db.all<HostRow>(`SELECT ${COLUMNS} FROM hosts WHERE id > ? ORDER BY id LIMIT ?`, [
+      afterId,
+      limit,
+    ]);
     return rows.map(toRecord);
   }
 
   /** Index entries in id order after `afterId` (building an index). */
   async scanIndexEntries(afterId: number, limit: number): Promise<IndexEntry[]> {
-    const rows = await this.db.all<IndexRow>(
-      `SELECT ${INDEX_COLUMNS} FROM hosts WHERE id > ? ORDER BY id LIMIT ?`,
-      [afterId, limit],
-    );
+    const rows = await this.db.all<IndexRow>(`SELECT ${INDEX_COLUMNS} FROM hosts WHERE id > ? ORDER BY id LIMIT ?`, [
+      afterId,
+      limit,
+    ]);
     return rows.map(toIndexEntry);
   }
 
@@ -357,10 +392,16 @@ export class HostRepository {
 
   /** The fields CVE matching reads, in id order after `afterId` (re-mapping scans with this). */
   async scanMatchInputs(afterId: number, limit: number): Promise<HostMatchInput[]> {
-    const rows = await this.db.all<{ id: number; fingerprints: string; os_cpes: string; scanner_cves: string; knowledge_cves: string | null }>(
-      `SELECT id, fingerprints, os_cpes, scanner_cves, knowledge_cves FROM hosts WHERE id > ? ORDER BY id LIMIT ?`,
-      [afterId, limit],
-    );
+    const rows = await this.db.all<{
+      id: number;
+      fingerprints: string;
+      os_cpes: string;
+      scanner_cves: string;
+      knowledge_cves: string | null;
+    }>(`SELECT id, fingerprints, os_cpes, scanner_cves, knowledge_cves FROM hosts WHERE id > ? ORDER BY id LIMIT ?`, [
+      afterId,
+      limit,
+    ]);
     return rows.map((row) => ({
       id: row.id,
       fingerprints: JSON.parse(row.fingerprints),
@@ -396,10 +437,11 @@ export class HostRepository {
       await lockChangeLog(tx);
       for (const { id, classifications } of updates) {
         const value = JSON.stringify(classifications);
-        const { changes } = await tx.run(
-          `UPDATE hosts SET classifications = ? WHERE id = ? AND classifications <> ?`,
-          [value, id, value],
-        );
+        const { changes } = await tx.run(`UPDATE hosts SET classifications = ? WHERE id = ? AND classifications <> ?`, [
+          value,
+          id,
+          value,
+        ]);
         if (changes > 0) changed.push(id);
       }
       await logChanges(tx, changed, false, Date.now());

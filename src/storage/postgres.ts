@@ -76,7 +76,13 @@ function wrap(client: pg.Pool | pg.PoolClient): Sql {
 export async function openPostgres(url: string, schema?: string): Promise<Database> {
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
   const schemaOption = schema ? { options: `-c search_path=${schema}` } : {};
-  const pool = new pg.Pool({ connectionString: url, max: 8, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, ...schemaOption });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 8,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+    ...schemaOption,
+  });
   // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on('error', () => {});
   if (schema) {

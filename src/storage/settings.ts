@@ -21,7 +21,10 @@ export async function serverSecret(db: Sql): Promise<string> {
 
 /** Sets (inserts or replaces) a setting. */
 export async function putSetting(db: Sql, key: string, value: string): Promise<void> {
-  await db.run(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
+  await db.run(
+    `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    [key, value],
+  );
 }
 
 export async function deleteSetting(db: Sql, key: string): Promise<void> {

@@ -81,10 +81,10 @@ export class TokenRepository {
 
   /** Returns false when no such token exists. */
   async revoke(id: number): Promise<boolean> {
-    const { changes } = await this.db.run(
-      `UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?`,
-      [Date.now(), id],
-    );
+    const { changes } = await this.db.run(`UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?`, [
+      Date.now(),
+      id,
+    ]);
     return changes > 0;
   }
 
@@ -93,10 +93,11 @@ export class TokenRepository {
     if (uses.size === 0) return;
     await this.db.transaction(async (tx) => {
       for (const [id, at] of uses) {
-        await tx.run(
-          `UPDATE tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
-          [at, id, at],
-        );
+        await tx.run(`UPDATE tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`, [
+          at,
+          id,
+          at,
+        ]);
       }
     });
   }

@@ -59,12 +59,15 @@ describe.each(engineCases())('advisory entitlements ($name)', (engine) => {
   ])('without a name, token %s searches only its feeds', async (token, ids, total) => {
     const response = await t.get(`${ADVISORY}?limit=100`, tokens[token]);
     expect(response.status).toBe(200);
-    expect(response.body.data.map((r: any) => r.cveMetadata.cveId).filter((id: string) => id.startsWith('CVE-2024'))).toEqual(ids);
+    expect(
+      response.body.data.map((r: any) => r.cveMetadata.cveId).filter((id: string) => id.startsWith('CVE-2024')),
+    ).toEqual(ids);
     if (token === 'beta' || token === 'default') expect(response.body._meta.total).toBe(total);
   });
 
   it('the feed list shows only the feeds a token may read; a token without any gets 402', async () => {
-    const list = async (token: string) => (await t.get('/v4/advisory/list', tokens[token])).body.data.map((f: any) => f.name);
+    const list = async (token: string) =>
+      (await t.get('/v4/advisory/list', tokens[token])).body.data.map((f: any) => f.name);
     expect(await list('beta')).toEqual(['beta']);
     expect(await list('default')).toEqual(['alpha']);
     expect(await list('all')).toEqual(expect.arrayContaining(['alpha', 'beta', 'mitre-cvelist-v5', 'nist-nvd2']));

@@ -84,7 +84,10 @@ describe.runIf(POSTGRES_URL)('PostgreSQL outage and recovery', () => {
     await proxy.start();
     const proxied = new URL(POSTGRES_URL!);
     proxied.host = `127.0.0.1:${proxy.port}`;
-    const database = { ...(fresh.config as { engine: 'postgres'; url: string; schema?: string }), url: proxied.toString() };
+    const database = {
+      ...(fresh.config as { engine: 'postgres'; url: string; schema?: string }),
+      url: proxied.toString(),
+    };
     const config = { ...loadConfig({ VULNSCOPE_RATE_LIMIT: 'unlimited', VULNSCOPE_LOG_LEVEL: 'fatal' }), database };
     storage = await createStorage(database);
     context = await createContext(config, storage);

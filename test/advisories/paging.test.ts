@@ -75,9 +75,14 @@ describe.each(engineCases())('/v4/advisory paging ($name)', (engine) => {
       expect(response.status).toBe(200);
       served.push(...response.body.data.map((r: any) => r.cveMetadata.cveId as string));
     }
-    expect(served).toEqual(
-      [...expectedOrder.map((k) => k.split('/')[1]!), 'CVE-2024-0001', 'CVE-2024-0002', 'CVE-2024-0003', 'CVE-2024-0004', 'CVE-2024-0005'],
-    );
+    expect(served).toEqual([
+      ...expectedOrder.map((k) => k.split('/')[1]!),
+      'CVE-2024-0001',
+      'CVE-2024-0002',
+      'CVE-2024-0003',
+      'CVE-2024-0004',
+      'CVE-2024-0005',
+    ]);
   });
 
   it('a cursor walk returns every record exactly once, carrying filters and limit; the last page has no next_cursor', async () => {
@@ -136,7 +141,11 @@ describe.each(engineCases())('/v4/advisory paging ($name)', (engine) => {
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.filter((id) => id !== 'CVE-2023-1051')).toEqual(expectedOrder.slice(30).map((k) => k.split('/')[1]));
     expect(seen).toContain('CVE-2023-1051');
-    await loadRecords(t.storage, 'beta', Array.from({ length: 27 }, (_, i) => advisory(cve(i * 2))));
+    await loadRecords(
+      t.storage,
+      'beta',
+      Array.from({ length: 27 }, (_, i) => advisory(cve(i * 2))),
+    );
   });
 
   it.each<[string, string[]]>([
@@ -204,7 +213,17 @@ describe.each(engineCases())('/v4/advisory paging ($name)', (engine) => {
     expect(response.status).toBe(200);
     expect(describeErrors(validateAgainst('search.V4ListFeedReturnValue', response.body))).toEqual([]);
     const byName = new Map(response.body.data.map((item: any) => [item.name, item]));
-    for (const name of ['alpha', 'beta', 'dated', 'mitre-cvelist-v5', 'nist-nvd2', 'cisa-kev', 'go-vulndb', 'pypa', 'rustsec']) {
+    for (const name of [
+      'alpha',
+      'beta',
+      'dated',
+      'mitre-cvelist-v5',
+      'nist-nvd2',
+      'cisa-kev',
+      'go-vulndb',
+      'pypa',
+      'rustsec',
+    ]) {
       expect(byName.get(name), name).toEqual({
         name,
         description: expect.any(String),

@@ -7,7 +7,8 @@ import { ADVISORY, advisory, loadRecords, startSecondApp, type SecondApp } from 
 /** Per-token request budgets: 429 with Retry-After and RateLimit-* headers; in memory, or shared through Redis. */
 
 const REDIS_URL = process.env.VULNSCOPE_TEST_REDIS_URL;
-if (!REDIS_URL) console.warn('NOTICE: VULNSCOPE_TEST_REDIS_URL is not set: the shared (Redis) rate-limit tests are skipped.');
+if (!REDIS_URL)
+  console.warn('NOTICE: VULNSCOPE_TEST_REDIS_URL is not set: the shared (Redis) rate-limit tests are skipped.');
 
 /** Budgets count per fixed window (here one hour); a test should not straddle the window's end. */
 async function awayFromWindowEnd(windowMs = 3_600_000): Promise<void> {
@@ -17,7 +18,10 @@ async function awayFromWindowEnd(windowMs = 3_600_000): Promise<void> {
 
 function expect429(response: { status: number; body: any; headers: Record<string, unknown> }) {
   expect(response.status).toBe(429);
-  expect(response.body).toEqual({ error: true, errors: [expect.stringMatching(/rate limit exceeded for \w+ endpoints/)] });
+  expect(response.body).toEqual({
+    error: true,
+    errors: [expect.stringMatching(/rate limit exceeded for \w+ endpoints/)],
+  });
   expect(describeErrors(validateAgainst('search.ErrorResponse', response.body))).toEqual([]);
   expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
   expect(response.headers['ratelimit-remaining']).toBe('0');
@@ -99,7 +103,10 @@ describe.runIf(REDIS_URL).each(engineCases())('rate limits shared through Redis 
     first = await startTestApp(engine, env);
     second = await startSecondApp(first, env);
     // Redis unreachable: the budget is still enforced, per instance.
-    fallback = await startSecondApp(first, { VULNSCOPE_RATE_LIMIT: '2/1h', VULNSCOPE_REDIS_URL: 'redis://127.0.0.1:1' });
+    fallback = await startSecondApp(first, {
+      VULNSCOPE_RATE_LIMIT: '2/1h',
+      VULNSCOPE_REDIS_URL: 'redis://127.0.0.1:1',
+    });
     await loadRecords(first.storage, 'alpha', [advisory('CVE-2024-0001')]);
     for (const name of ['a', 'b', 'f']) tokens[name] = (await first.storage.tokens.create(name)).token;
   });
@@ -114,7 +121,10 @@ describe.runIf(REDIS_URL).each(engineCases())('rate limits shared through Redis 
     const statuses: number[] = [];
     const remaining: unknown[] = [];
     for (let i = 0; i < 6; i++) {
-      const response = i % 2 === 0 ? await first.get(`${ADVISORY}?name=alpha`, tokens.a) : await second.get(`${ADVISORY}?name=alpha`, tokens.a);
+      const response =
+        i % 2 === 0
+          ? await first.get(`${ADVISORY}?name=alpha`, tokens.a)
+          : await second.get(`${ADVISORY}?name=alpha`, tokens.a);
       statuses.push(response.status);
       remaining.push(response.headers['ratelimit-remaining']);
     }

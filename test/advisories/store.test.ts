@@ -44,7 +44,9 @@ describe.each(engineCases())('advisory feed loads ($name)', (engine) => {
     expect(response.body._meta.total).toBe(40);
     expect(response.body.data.filter((r: any) => r.containers.cna.title === 'v2')).toHaveLength(5);
     // No row of an earlier generation is left behind.
-    const rows = await t.storage.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM advisories WHERE feed = ?`, ['incremental']);
+    const rows = await t.storage.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM advisories WHERE feed = ?`, [
+      'incremental',
+    ]);
     expect(Number(rows!.n)).toBe(40);
   });
 
@@ -92,7 +94,9 @@ describe.each(engineCases())('advisory feed loads ($name)', (engine) => {
       throw new Error('source broke');
     }
     await expect(
-      loadFeedItems(t.storage, { name: 'failing', description: 'x', adapter: 'mitre-cvelist-v5' }, breaksHalfway(), { batchSize: 2 }),
+      loadFeedItems(t.storage, { name: 'failing', description: 'x', adapter: 'mitre-cvelist-v5' }, breaksHalfway(), {
+        batchSize: 2,
+      }),
     ).rejects.toThrow('source broke');
     const after = await t.get(`${ADVISORY}?name=failing&limit=100`);
     expect(after.body._meta.total).toBe(10);
@@ -102,15 +106,32 @@ describe.each(engineCases())('advisory feed loads ($name)', (engine) => {
   });
 
   it('one load per feed at a time: a second one is refused, a dead one (no heartbeat) is taken over', async () => {
-    const load = await t.storage.advisories.startLoad({ feed: 'locked', description: 'x', adapter: 'osv', mode: 'replace' });
+    const load = await t.storage.advisories.startLoad({
+      feed: 'locked',
+      description: 'x',
+      adapter: 'osv',
+      mode: 'replace',
+    });
     await load.put(records('2018', 3, 'a').map((record) => ({ recordId: record.cveMetadata.cveId, record })));
-    await expect(t.storage.advisories.startLoad({ feed: 'locked', description: 'x', adapter: 'osv', mode: 'replace' })).rejects.toMatchObject({
+    await expect(
+      t.storage.advisories.startLoad({ feed: 'locked', description: 'x', adapter: 'osv', mode: 'replace' }),
+    ).rejects.toMatchObject({
       status: 409,
     });
-    await t.storage.db.run(`UPDATE advisory_feeds SET loading_heartbeat = ? WHERE name = ?`, [Date.now() - 3_600_000, 'locked']);
-    const takeover = await t.storage.advisories.startLoad({ feed: 'locked', description: 'x', adapter: 'osv', mode: 'replace' });
+    await t.storage.db.run(`UPDATE advisory_feeds SET loading_heartbeat = ? WHERE name = ?`, [
+      Date.now() - 3_600_000,
+      'locked',
+    ]);
+    const takeover = await t.storage.advisories.startLoad({
+      feed: 'locked',
+      description: 'x',
+      adapter: 'osv',
+      mode: 'replace',
+    });
     await takeover.put(records('2018', 2, 'b', 50).map((record) => ({ recordId: record.cveMetadata.cveId, record })));
-    await expect(load.put(records('2018', 1, 'a', 9).map((record) => ({ recordId: record.cveMetadata.cveId, record })))).rejects.toMatchObject({
+    await expect(
+      load.put(records('2018', 1, 'a', 9).map((record) => ({ recordId: record.cveMetadata.cveId, record }))),
+    ).rejects.toMatchObject({
       status: 409,
     });
     expect(await takeover.finish()).toMatchObject({ added: 2, records: 2 });
@@ -142,7 +163,9 @@ describe.each(engineCases())('advisory feed loads ($name)', (engine) => {
       }
     }
     try {
-      await loadFeedItems(loader, { name: 'atomic', description: 'x', adapter: 'mitre-cvelist-v5' }, slowly(), { batchSize: 10 });
+      await loadFeedItems(loader, { name: 'atomic', description: 'x', adapter: 'mitre-cvelist-v5' }, slowly(), {
+        batchSize: 10,
+      });
     } finally {
       loading = false;
       await reader;
@@ -150,9 +173,13 @@ describe.each(engineCases())('advisory feed loads ($name)', (engine) => {
     }
     expect(observed.filter((o) => o.startsWith('300/')).length, 'queries ran during the load').toBeGreaterThan(3);
     const final = await t.get(`${ADVISORY}?name=atomic&limit=100&page=2`);
-    observed.push(`${final.body._meta.total}/${final.body._meta.filtered}/${final.body.data[0].containers.cna.title}/${final.body.data.length}`);
+    observed.push(
+      `${final.body._meta.total}/${final.body._meta.filtered}/${final.body.data[0].containers.cna.title}/${final.body.data.length}`,
+    );
     expect(observed.length).toBeGreaterThan(1);
-    expect(new Set(observed.map((o) => (o === '300/300/old/100' || o === '250/250/new/100' ? 'ok' : o)))).toEqual(new Set(['ok']));
+    expect(new Set(observed.map((o) => (o === '300/300/old/100' || o === '250/250/new/100' ? 'ok' : o)))).toEqual(
+      new Set(['ok']),
+    );
     expect(observed[observed.length - 1]).toBe('250/250/new/100');
   });
 });

@@ -14,12 +14,9 @@ import { createStorage, type Storage } from '../../src/storage/index.js';
 import type { TestApp } from '../support/app.js';
 import { fixture, fixtureHead } from '../support/fixtures.js';
 
-
 export const ADVISORY = '/v4/advisory';
 export const ADVISORY_SCHEMA = 'search.V4AdvisoryReturnValue';
 export { RECORD_SCHEMA } from '../support/contract.js';
-
-
 
 /** Real feeds, in subsets that keep the tests quick. */
 export const REAL_FEEDS = {
@@ -46,7 +43,11 @@ export async function loadRealFeeds(storage: Storage): Promise<Record<RealFeed, 
 type Json = Record<string, unknown>;
 
 /** A record in the served shape with just the parts a test needs. */
-export function advisory(cveId: string, cna: Json = {}, options: { dateUpdated?: string; adp?: Json[] } = {}): AdvisoryRecord {
+export function advisory(
+  cveId: string,
+  cna: Json = {},
+  options: { dateUpdated?: string; adp?: Json[] } = {},
+): AdvisoryRecord {
   return {
     dataType: 'CVE_RECORD',
     dataVersion: '5.0',
@@ -68,12 +69,18 @@ export function loadRecords(
   records: AdvisoryRecord[],
   mode: 'replace' | 'merge' = 'replace',
 ): Promise<FeedLoadSummary> {
-  return loadFeedItems(storage, { name: feed, description: `${feed} (test)`, adapter: 'mitre-cvelist-v5' }, recordsAsItems(records), {
-    mode,
-  });
+  return loadFeedItems(
+    storage,
+    { name: feed, description: `${feed} (test)`, adapter: 'mitre-cvelist-v5' },
+    recordsAsItems(records),
+    {
+      mode,
+    },
+  );
 }
 
-export const cveIds = (body: { data?: Array<{ cveMetadata: { cveId: string } }> }) => (body.data ?? []).map((r) => r.cveMetadata.cveId);
+export const cveIds = (body: { data?: Array<{ cveMetadata: { cveId: string } }> }) =>
+  (body.data ?? []).map((r) => r.cveMetadata.cveId);
 
 export interface SecondApp {
   app: FastifyInstance;

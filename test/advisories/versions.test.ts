@@ -42,15 +42,34 @@ const RECORDS = [
   }),
   // defaultStatus: every version affected except one
   advisory('CVE-2024-1003', {
-    affected: [{ vendor: 'Acme', product: 'Legacy', versions: [{ version: '1.4.1', status: 'unaffected' }], defaultStatus: 'affected' }],
+    affected: [
+      {
+        vendor: 'Acme',
+        product: 'Legacy',
+        versions: [{ version: '1.4.1', status: 'unaffected' }],
+        defaultStatus: 'affected',
+      },
+    ],
   }),
   // git: commit ranges cannot be decided for a release version
   advisory('CVE-2024-1004', {
-    affected: [{ vendor: 'Linux', product: 'Linux', versions: [{ version: '1da177e4c3f4', lessThan: '5f2e8a9c1b2d', versionType: 'git', status: 'affected' }] }],
+    affected: [
+      {
+        vendor: 'Linux',
+        product: 'Linux',
+        versions: [{ version: '1da177e4c3f4', lessThan: '5f2e8a9c1b2d', versionType: 'git', status: 'affected' }],
+      },
+    ],
   }),
   // custom: the vendor's own scheme, ordered only by a guess
   advisory('CVE-2024-1005', {
-    affected: [{ vendor: 'Acme', product: 'Gizmo', versions: [{ version: '0', lessThan: '9.0', versionType: 'custom', status: 'affected' }] }],
+    affected: [
+      {
+        vendor: 'Acme',
+        product: 'Gizmo',
+        versions: [{ version: '0', lessThan: '9.0', versionType: 'custom', status: 'affected' }],
+      },
+    ],
   }),
   // Python (PEP 440) range on a package, and a Maven one
   advisory('CVE-2024-1006', {

@@ -53,7 +53,10 @@ describe.each(engineCases())('backups ($name)', (engine) => {
     expect(one.body).toEqual({ feed: FEED, available: false });
     const v3 = await t.get('/v3/backup/target-intel');
     expect(v3.status).toBe(404);
-    expect(v3.body).toEqual({ error: true, errors: [expect.stringMatching(/no backup of index "target-intel" has been written yet/)] });
+    expect(v3.body).toEqual({
+      error: true,
+      errors: [expect.stringMatching(/no backup of index "target-intel" has been written yet/)],
+    });
   });
 
   it('writes a feed archive whose served bytes match the advertised sha256 and whose records round-trip', async () => {
@@ -69,14 +72,25 @@ describe.each(engineCases())('backups ($name)', (engine) => {
     expect(info.status).toBe(200);
     expect(info.headers['content-type']).toMatch(/^application\/json/);
     expect(Object.keys(info.body).sort()).toEqual(
-      ['feed', 'available', 'sha256', 'url_ttl_minutes', 'url_expires', 'url_mrap', 'url_us-east-1', 'url_eu-west-2', 'url_ap-southeast-2'].sort(),
+      [
+        'feed',
+        'available',
+        'sha256',
+        'url_ttl_minutes',
+        'url_expires',
+        'url_mrap',
+        'url_us-east-1',
+        'url_eu-west-2',
+        'url_ap-southeast-2',
+      ].sort(),
     );
     expect(info.body).toMatchObject({ feed: FEED, available: true, url_ttl_minutes: 15, sha256: written.meta!.sha256 });
     expect(info.body.url_expires).toMatch(RFC3339_UTC);
     const expiresIn = Date.parse(info.body.url_expires) - Date.now();
     expect(expiresIn).toBeGreaterThan(14 * 60_000);
     expect(expiresIn).toBeLessThanOrEqual(15 * 60_000);
-    for (const field of ['url_us-east-1', 'url_eu-west-2', 'url_ap-southeast-2']) expect(info.body[field]).toBe(info.body.url_mrap);
+    for (const field of ['url_us-east-1', 'url_eu-west-2', 'url_ap-southeast-2'])
+      expect(info.body[field]).toBe(info.body.url_mrap);
     expect(info.body.url_mrap.startsWith('https://vulnscope.example/')).toBe(true);
     expect(new URL(info.body.url_mrap).pathname.endsWith('.zip')).toBe(true);
 
@@ -108,7 +122,13 @@ describe.each(engineCases())('backups ($name)', (engine) => {
     expect(list.status).toBe(200);
     expect(list.body).toEqual({
       _benchmark: expect.any(Number),
-      data: [{ name: 'target-intel', description: expect.any(String), href: 'https://vulnscope.example/v3/backup/target-intel' }],
+      data: [
+        {
+          name: 'target-intel',
+          description: expect.any(String),
+          href: 'https://vulnscope.example/v3/backup/target-intel',
+        },
+      ],
     });
     const indexes = await t.get('/v3/index');
     expect(indexes.status).toBe(200);
@@ -122,7 +142,15 @@ describe.each(engineCases())('backups ($name)', (engine) => {
     expect(path.posix.basename(new URL(first.url).pathname)).toBe(first.filename);
     expect(first.date_added).toMatch(RFC3339_UTC);
     expect(first.url_ttl_minutes).toBe(15);
-    for (const field of ['url_mrap', 'url_us-east-1', 'url_us-west-2', 'url_eu-west-2', 'url_ap-southeast-2', 'url_il-central-1', 'url_me-central-1']) {
+    for (const field of [
+      'url_mrap',
+      'url_us-east-1',
+      'url_us-west-2',
+      'url_eu-west-2',
+      'url_ap-southeast-2',
+      'url_il-central-1',
+      'url_me-central-1',
+    ]) {
       expect(first[field]).toBe(first.url);
     }
     const file = await download(t, first.url);
@@ -168,7 +196,10 @@ describe.each(engineCases())('backups ($name)', (engine) => {
     ['/v4/backup/cisa-kev', 'backup.BackupResponse'], // available: false
     ['/v3/backup', 'render.Response-array_params_IndexBackupList'],
     ['/v3/index', 'render.Response-array_params_IndexBackupList'],
-    ['/v3/backup/target-intel', 'render.ResponseWithMetadata-v3controllers_BackupResponseData-v3controllers_BackupResponseMetadata'],
+    [
+      '/v3/backup/target-intel',
+      'render.ResponseWithMetadata-v3controllers_BackupResponseData-v3controllers_BackupResponseMetadata',
+    ],
   ])('%s matches the contract schema %s (no nulls)', async (url, schema) => {
     const { status, body, headers } = await t.get(url);
     expect(status).toBe(200);
@@ -189,7 +220,12 @@ describe.each(engineCases())('backups ($name)', (engine) => {
       ['a middle slice', () => 'bytes=100-199', 206, () => [100, 199]],
       ['an open end', (size) => `bytes=${size - 7}-`, 206, (size) => [size - 7, size - 1]],
       ['a suffix', () => 'bytes=-25', 206, (size) => [size - 25, size - 1]],
-      ['an end past the size (clamped)', (size) => `bytes=${size - 3}-${size + 100}`, 206, (size) => [size - 3, size - 1]],
+      [
+        'an end past the size (clamped)',
+        (size) => `bytes=${size - 3}-${size + 100}`,
+        206,
+        (size) => [size - 3, size - 1],
+      ],
       ['a start at the size', (size) => `bytes=${size}-`, 416, undefined],
       ['a start past the size', (size) => `bytes=${size + 10}-${size + 20}`, 416, undefined],
       ['a zero suffix', () => 'bytes=-0', 416, undefined],
@@ -221,8 +257,15 @@ describe.each(engineCases())('backups ($name)', (engine) => {
 
   describe('signed URLs', () => {
     const forbiddenCases: Array<[string, (url: URL) => string]> = [
-      ['a tampered signature', (url) => `${url.pathname}?expires=${url.searchParams.get('expires')}&signature=${'A'.repeat(43)}`],
-      ['a moved expiry', (url) => `${url.pathname}?expires=${Number(url.searchParams.get('expires')) + 3600}&signature=${url.searchParams.get('signature')}`],
+      [
+        'a tampered signature',
+        (url) => `${url.pathname}?expires=${url.searchParams.get('expires')}&signature=${'A'.repeat(43)}`,
+      ],
+      [
+        'a moved expiry',
+        (url) =>
+          `${url.pathname}?expires=${Number(url.searchParams.get('expires')) + 3600}&signature=${url.searchParams.get('signature')}`,
+      ],
       ['another file', (url) => `${url.pathname.replace(/\d+\.zip$/, '1.zip')}${url.search}`],
       ['another feed', (url) => `${url.pathname.replace(`/v4/${FEED}/`, '/v4/other/')}${url.search}`],
       ['no signature', (url) => url.pathname],

@@ -31,7 +31,12 @@ describe.each(engineCases())('vulnscope backup and the official clients on the w
     ]);
     base = await t.app.listen({ host: '127.0.0.1', port: 0 });
     t.config.publicUrl = base;
-    env = { VULNSCOPE_DATABASE_URL: databaseUrl(t.config.database), VULNSCOPE_BACKUP_DIR: t.backupDir, VULNSCOPE_URL: base, VULNSCOPE_TOKEN: t.token };
+    env = {
+      VULNSCOPE_DATABASE_URL: databaseUrl(t.config.database),
+      VULNSCOPE_BACKUP_DIR: t.backupDir,
+      VULNSCOPE_URL: base,
+      VULNSCOPE_TOKEN: t.token,
+    };
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-backup-out-'));
   });
   afterAll(async () => {
@@ -101,7 +106,11 @@ describe.each(engineCases())('vulnscope backup and the official clients on the w
   });
 
   it('the official CLI flow: /v3/backup/{index} → data[0].url (.zip, no auth) → 200 with Content-Length; .json members, manifest not .json', async () => {
-    const headers = { authorization: `Bearer ${t.token}`, accept: 'application/json', 'user-agent': 'VulnCheck CLI 1.0' };
+    const headers = {
+      authorization: `Bearer ${t.token}`,
+      accept: 'application/json',
+      'user-agent': 'VulnCheck CLI 1.0',
+    };
     const index = await fetch(`${base}/v3/index`, { headers });
     expect(index.status).toBe(200);
     const listing = await fetch(`${base}/v3/backup/target-intel`, { headers });
@@ -152,7 +161,8 @@ describe.each(engineCases())('vulnscope backup and the official clients on the w
       expect(await store.latest('v4', FEED)).toBeUndefined();
       await other.app.listen({ host: '127.0.0.1', port: 0 });
       const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline && !(await store.latest('v4', FEED))) await new Promise((resolve) => setTimeout(resolve, 25));
+      while (Date.now() < deadline && !(await store.latest('v4', FEED)))
+        await new Promise((resolve) => setTimeout(resolve, 25));
       expect((await store.latest('v4', FEED))?.records).toBe(10);
     } finally {
       await other.close();
@@ -174,7 +184,10 @@ describe.each(engineCases())('vulnscope backup and the official clients on the w
     try {
       const store = new BackupStore(dir);
       const deadline = Date.now() + 20_000;
-      while (Date.now() < deadline && !((await store.latest('v4', FEED)) && (await store.latest('v3', 'target-intel')))) {
+      while (
+        Date.now() < deadline &&
+        !((await store.latest('v4', FEED)) && (await store.latest('v3', 'target-intel')))
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect((await store.latest('v4', FEED))?.records, logs).toBe(1500);
@@ -184,14 +197,18 @@ describe.each(engineCases())('vulnscope backup and the official clients on the w
       // A change is archived at the next check; unchanged sources are not rewritten.
       await loadFeed(t, 1501, 'changed');
       while (Date.now() < deadline + 20_000 && (await store.latest('v4', FEED))!.file === first.file) {
-        const response = await fetch(`http://127.0.0.1:${port}/v4/backup/${FEED}`, { headers: { authorization: t.token } });
+        const response = await fetch(`http://127.0.0.1:${port}/v4/backup/${FEED}`, {
+          headers: { authorization: t.token },
+        });
         expect(response.status).toBe(200);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const second = (await store.latest('v4', FEED))!;
       expect(second.records).toBe(1501);
       expect((await store.list('v3', 'target-intel')).length).toBe(1);
-      const info = await (await fetch(`http://127.0.0.1:${port}/v4/backup/${FEED}`, { headers: { authorization: t.token } })).json();
+      const info = await (
+        await fetch(`http://127.0.0.1:${port}/v4/backup/${FEED}`, { headers: { authorization: t.token } })
+      ).json();
       expect(info.sha256).toBe(second.sha256);
     } finally {
       server.kill('SIGTERM');

@@ -33,7 +33,9 @@ export async function startBackupApp(engine: EngineCase, env: Record<string, str
 /** `count` advisory records of FEED (ids CVE-2024-00001…). */
 export function feedRecords(count: number, tag = 'a') {
   return Array.from({ length: count }, (_, i) =>
-    advisory(`CVE-2024-${String(i + 1).padStart(5, '0')}`, { descriptions: [{ lang: 'en', value: `record ${i} ${tag}` }] }),
+    advisory(`CVE-2024-${String(i + 1).padStart(5, '0')}`, {
+      descriptions: [{ lang: 'en', value: `record ${i} ${tag}` }],
+    }),
   );
 }
 

@@ -36,7 +36,14 @@ describe('writeArchive', () => {
     [1, 50_000, 1],
     [0, 10, 0],
   ])('%i records, ≤%i per member → %i .json members plus the manifest', async (count, perMember, members) => {
-    const meta = await writeArchive({ store, kind: 'v4', name: 'f', sourceVersion: '1', records: generate(count), maxRecordsPerMember: perMember });
+    const meta = await writeArchive({
+      store,
+      kind: 'v4',
+      name: 'f',
+      sourceVersion: '1',
+      records: generate(count),
+      maxRecordsPerMember: perMember,
+    });
     const data = fs.readFileSync(store.pathOf(meta));
     expect(meta.size).toBe(data.length);
     expect(meta.sha256).toBe(sha256(data));
@@ -50,14 +57,23 @@ describe('writeArchive', () => {
     async function* big() {
       for (let i = 0; i < 20; i++) yield { i, pad: 'x'.repeat(1000) };
     }
-    const meta = await writeArchive({ store, kind: 'v4', name: 'f', sourceVersion: '1', records: big(), maxBytesPerMember: 5000 });
+    const meta = await writeArchive({
+      store,
+      kind: 'v4',
+      name: 'f',
+      sourceVersion: '1',
+      records: big(),
+      maxBytesPerMember: 5000,
+    });
     const entries = await unzip(fs.readFileSync(store.pathOf(meta)));
     expect(entries.filter((entry) => entry.name.endsWith('.json'))).toHaveLength(4);
   });
 
   it('concurrent writers of one archive (e.g. the server and the CLI) each publish a distinct, consistent archive', async () => {
     const metas = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => writeArchive({ store, kind: 'v4', name: 'f', sourceVersion: String(i), records: generate(50 + i) })),
+      Array.from({ length: 6 }, (_, i) =>
+        writeArchive({ store, kind: 'v4', name: 'f', sourceVersion: String(i), records: generate(50 + i) }),
+      ),
     );
     expect(new Set(metas.map((meta) => meta.file)).size).toBe(6);
     const listed = await store.list('v4', 'f');
@@ -73,9 +89,9 @@ describe('writeArchive', () => {
   it('an injected failure midway leaves the previous archive served and no file behind', async () => {
     const first = await writeArchive({ store, kind: 'v4', name: 'f', sourceVersion: '1', records: generate(100) });
     const before = folderEntries('f');
-    await expect(writeArchive({ store, kind: 'v4', name: 'f', sourceVersion: '2', records: generate(100_000, 60_000) })).rejects.toThrow(
-      'injected failure',
-    );
+    await expect(
+      writeArchive({ store, kind: 'v4', name: 'f', sourceVersion: '2', records: generate(100_000, 60_000) }),
+    ).rejects.toThrow('injected failure');
     expect(folderEntries('f')).toEqual(before);
     expect(await store.list('v4', 'f')).toEqual([first]);
   });
@@ -101,7 +117,14 @@ describe('writeArchive', () => {
   it('an archive whose source changed while it was written is discarded', async () => {
     const first = await writeArchive({ store, kind: 'v4', name: 'f', sourceVersion: '1', records: generate(10) });
     await expect(
-      writeArchive({ store, kind: 'v4', name: 'f', sourceVersion: '2', records: generate(10), stillValid: async () => false }),
+      writeArchive({
+        store,
+        kind: 'v4',
+        name: 'f',
+        sourceVersion: '2',
+        records: generate(10),
+        stillValid: async () => false,
+      }),
     ).rejects.toBeInstanceOf(ArchiveOutdatedError);
     expect(await store.list('v4', 'f')).toEqual([first]);
     expect(folderEntries('f').some((entry) => entry.startsWith(TEMP_PREFIX))).toBe(false);
@@ -121,7 +144,9 @@ describe('writeArchive', () => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'pipe' });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
     const folder = path.join(dir, 'v4', 'f');
     const deadline = Date.now() + 20_000;
     let temp: string | undefined;
@@ -160,7 +185,9 @@ describe('configuration', () => {
     expect(parseInterval(text)).toBe(ms);
   });
   it.each(['', 'soon', '-1h', '1w', '400d'])('rejects VULNSCOPE_BACKUP_INTERVAL=%j', (text) => {
-    expect(() => loadConfig({ VULNSCOPE_BACKUP_INTERVAL: text === '' ? 'x' : text })).toThrow(/VULNSCOPE_BACKUP_INTERVAL/);
+    expect(() => loadConfig({ VULNSCOPE_BACKUP_INTERVAL: text === '' ? 'x' : text })).toThrow(
+      /VULNSCOPE_BACKUP_INTERVAL/,
+    );
   });
   it('defaults: ./data/backups, 24h, keep 3, 15 minute URLs', () => {
     const config = loadConfig({});

@@ -31,7 +31,10 @@ let out: string;
 
 beforeAll(() => {
   // The global setup builds dist/ (the server the harness starts); the bench has its own build.
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bench.json'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bench.json'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   out = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-adv-smoke-'));
 });
 
@@ -60,7 +63,11 @@ describe('advisory benchmark harness', () => {
     const result = JSON.parse(fs.readFileSync(json, 'utf8')) as {
       records: number;
       load: { records: number; rejected: number };
-      queries: Array<{ name: string; filtered: number; api: { c1: { requests: number; errors: number }; c32: { errors: number } } }>;
+      queries: Array<{
+        name: string;
+        filtered: number;
+        api: { c1: { requests: number; errors: number }; c32: { errors: number } };
+      }>;
       walk: { records: number; total: number; duplicates: number; pages: number };
     };
     expect(result.records).toBe(2000);

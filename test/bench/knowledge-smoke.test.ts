@@ -28,7 +28,10 @@ let out: string;
 
 beforeAll(() => {
   // The global setup builds dist/ (the server the harness starts); the bench has its own build.
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bench.json'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bench.json'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   out = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-knw-smoke-'));
 });
 
@@ -49,7 +52,19 @@ function run(args: string[]): Promise<{ code: number | null; stderr: string }> {
 
 describe('knowledge benchmark harness', () => {
   it('runs a quick 2,000-CVE / 8,000-name benchmark and writes a complete report', async () => {
-    const { code, stderr } = await run(['--cves', '2000', '--names', '8000', '--quick', '--contexts', '1000', '--observations', '1000', '--out', out]);
+    const { code, stderr } = await run([
+      '--cves',
+      '2000',
+      '--names',
+      '8000',
+      '--quick',
+      '--contexts',
+      '1000',
+      '--observations',
+      '1000',
+      '--out',
+      out,
+    ]);
     expect(code, stderr).toBe(0);
     const json = path.join(out, 'knowledge-sqlite-2000.json');
     expect(fs.existsSync(json)).toBe(true);
@@ -64,7 +79,13 @@ describe('knowledge benchmark harness', () => {
         counts: { dictionaryNames: number };
         database: { totalMiB: number };
       };
-      search: { queries: Array<{ name: string; total: number; api: { c1: { requests: number; errors: number }; c32: { errors: number } } }> };
+      search: {
+        queries: Array<{
+          name: string;
+          total: number;
+          api: { c1: { requests: number; errors: number }; c32: { errors: number } };
+        }>;
+      };
       matcher: { contexts: number; cold: { contexts: number }; warm: { contexts: number } };
       ingest: { off: { inserted: number }; on: { inserted: number; withKnowledgeCves: number } };
     };

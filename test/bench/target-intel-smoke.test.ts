@@ -10,7 +10,10 @@ describe('npm run bench (10k smoke)', () => {
   let out: string;
   beforeAll(() => {
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-bench-smoke-'));
-    execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bench.json'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bench.json'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
   });
   afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
 
@@ -25,8 +28,17 @@ describe('npm run bench (10k smoke)', () => {
     const result = JSON.parse(fs.readFileSync(path.join(out, 'sqlite-10000.json'), 'utf8'));
     expect(result.indexedRecords).toBeGreaterThan(9000);
     expect(result.queries.map((q: { name: string }) => q.name)).toEqual([
-      'rare CVE', 'popular CVE', 'vendor=apache', 'vendor+product+version', 'cidr /24', 'cidr /16', 'single IP',
-      'contains_cve + country_code', 'classifications=c2', 'asn + port', 'hostname substring',
+      'rare CVE',
+      'popular CVE',
+      'vendor=apache',
+      'vendor+product+version',
+      'cidr /24',
+      'cidr /16',
+      'single IP',
+      'contains_cve + country_code',
+      'classifications=c2',
+      'asn + port',
+      'hostname substring',
     ]);
     for (const query of result.queries) {
       expect(query.api.c1.errors).toBe(0);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureHead } from '../support/fixtures.js';
-import {runCli } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
 import { fixture } from '../support/fixtures.js';
 
 /** `vulnscope ingest advisories`, `sync` (from a local HTTP server), `feeds` and token entitlements, end to end. */
@@ -27,7 +27,8 @@ beforeAll(async () => {
   const lastModified = new Date(Date.now() - 3_600_000).toUTCString();
   server = http.createServer((request, response) => {
     const file = files[request.url ?? ''];
-    const conditional = request.headers['if-none-match'] !== undefined || request.headers['if-modified-since'] !== undefined;
+    const conditional =
+      request.headers['if-none-match'] !== undefined || request.headers['if-modified-since'] !== undefined;
     requests.push({ url: request.url ?? '', conditional });
     if (!file) {
       response.writeHead(404).end('not found');
@@ -38,7 +39,12 @@ beforeAll(async () => {
       response.writeHead(304).end();
       return;
     }
-    response.writeHead(200, { 'content-type': file.type, 'content-length': file.body.length, etag, 'last-modified': lastModified });
+    response.writeHead(200, {
+      'content-type': file.type,
+      'content-length': file.body.length,
+      etag,
+      'last-modified': lastModified,
+    });
     response.end(file.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -48,7 +54,12 @@ beforeAll(async () => {
     feedsFile,
     JSON.stringify({
       feeds: [
-        { name: 'kev-mirror', description: 'KEV from a mirror', adapter: 'cisa-kev', source: `${base}/kev/known_exploited_vulnerabilities.json` },
+        {
+          name: 'kev-mirror',
+          description: 'KEV from a mirror',
+          adapter: 'cisa-kev',
+          source: `${base}/kev/known_exploited_vulnerabilities.json`,
+        },
         { name: 'go-vulndb', adapter: 'osv', source: `${base}/go/osv.jsonl` },
         { name: 'broken-link', adapter: 'osv', source: `${base}/missing.jsonl` },
       ],
@@ -62,13 +73,26 @@ afterAll(async () => {
 });
 
 const summaryOf = (stderr: string) =>
-  Object.fromEntries([...stderr.matchAll(/^\s+(read|added|updated|unchanged|removed|rejected|records)\s+([\d,]+)$/gm)].map((m) => [m[1], Number(m[2]!.replace(/,/g, ''))]));
+  Object.fromEntries(
+    [...stderr.matchAll(/^\s+(read|added|updated|unchanged|removed|rejected|records)\s+([\d,]+)$/gm)].map((m) => [
+      m[1],
+      Number(m[2]!.replace(/,/g, '')),
+    ]),
+  );
 
 describe('vulnscope advisory commands', () => {
   it('ingests a feed, and again without changes (idempotent, incremental)', async () => {
     const first = await runCli(['ingest', 'advisories', '--feed', 'nist-nvd2', fixture('nvd')], env);
     expect(first.code, first.stderr).toBe(0);
-    expect(summaryOf(first.stderr)).toEqual({ read: 29, added: 29, updated: 0, unchanged: 0, removed: 0, rejected: 0, records: 29 });
+    expect(summaryOf(first.stderr)).toEqual({
+      read: 29,
+      added: 29,
+      updated: 0,
+      unchanged: 0,
+      removed: 0,
+      rejected: 0,
+      records: 29,
+    });
     const second = await runCli(['ingest', 'advisories', '--feed', 'nist-nvd2', fixture('nvd')], env);
     expect(summaryOf(second.stderr)).toMatchObject({ added: 0, unchanged: 29, records: 29 });
   });
@@ -77,7 +101,10 @@ describe('vulnscope advisory commands', () => {
     const file = path.join(dir, 'mixed.ndjson');
     const good = fs.readFileSync(fixture('cve5-examples/full-record-basic-example.json'), 'utf8');
     fs.writeFileSync(file, `${JSON.stringify(JSON.parse(good))}\n{"cveMetadata": {"cveId": "CVE-1999-9999"}}\n`);
-    const result = await runCli(['ingest', 'advisories', '--feed', 'examples', '--adapter', 'mitre-cvelist-v5', '--strict', file], env);
+    const result = await runCli(
+      ['ingest', 'advisories', '--feed', 'examples', '--adapter', 'mitre-cvelist-v5', '--strict', file],
+      env,
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/rejected CVE-1999-9999 at .*mixed\.ndjson.*: \S+/);
     expect(summaryOf(result.stderr)).toMatchObject({ read: 2, rejected: 1, records: 1 });
@@ -126,12 +153,18 @@ describe('vulnscope advisory commands', () => {
   });
 
   it('creates tokens with feed entitlements and rate limits, and lists them', async () => {
-    const limited = await runCli(['token', 'create', '--name', 'partner', '--feeds', 'kev-mirror,nist-nvd2', '--rate-limit', '50'], env);
+    const limited = await runCli(
+      ['token', 'create', '--name', 'partner', '--feeds', 'kev-mirror,nist-nvd2', '--rate-limit', '50'],
+      env,
+    );
     expect(limited.code, limited.stderr).toBe(0);
     expect(limited.stdout.trim()).toMatch(/^vs_/);
     const bench = await runCli(['token', 'create', '--name', 'bench', '--rate-limit', 'unlimited'], env);
     expect(bench.code).toBe(0);
-    const defaults = await runCli(['token', 'create', '--name', 'defaults'], { ...env, VULNSCOPE_DEFAULT_FEEDS: 'nist-nvd2' });
+    const defaults = await runCli(['token', 'create', '--name', 'defaults'], {
+      ...env,
+      VULNSCOPE_DEFAULT_FEEDS: 'nist-nvd2',
+    });
     expect(defaults.code).toBe(0);
     const listed = JSON.parse((await runCli(['token', 'list', '--json'], env)).stdout) as Array<Record<string, string>>;
     const byName = Object.fromEntries(listed.map((row) => [row.name, row]));

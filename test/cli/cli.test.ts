@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {freePort, runCli, spawnCli } from '../support/cli.js';
+import { freePort, runCli, spawnCli } from '../support/cli.js';
 import { fixture } from '../support/fixtures.js';
 
 let dir: string;
@@ -79,10 +79,22 @@ describe('vulnscope CLI', () => {
     fs.writeFileSync(
       file,
       [
-        JSON.stringify({ ip: '198.51.100.7', port: 22, protocol: 'tcp', timestamp: '2026-11-20T10:00:00Z', fingerprints: [{ cpe: 'cpe:2.3:a:openbsd:openssh:9.8:p1:*:*:*:*:*:*' }] }),
+        JSON.stringify({
+          ip: '198.51.100.7',
+          port: 22,
+          protocol: 'tcp',
+          timestamp: '2026-11-20T10:00:00Z',
+          fingerprints: [{ cpe: 'cpe:2.3:a:openbsd:openssh:9.8:p1:*:*:*:*:*:*' }],
+        }),
         '{not json',
         JSON.stringify({ ip: '198.51.100.8', port: 70000, protocol: 'tcp', timestamp: '2026-11-20T10:00:00Z' }),
-        JSON.stringify({ ip: '198.51.100.9', port: 443, protocol: 'tcp', timestamp: '2026-11-20T10:00:00Z', fingerprints: [] }),
+        JSON.stringify({
+          ip: '198.51.100.9',
+          port: 443,
+          protocol: 'tcp',
+          timestamp: '2026-11-20T10:00:00Z',
+          fingerprints: [],
+        }),
       ].join('\n'),
     );
     const lenient = await runCli(['ingest', 'scans', file], env);
@@ -178,7 +190,10 @@ describe('vulnscope serve --workers 2', () => {
   it('serves from a cluster and exits cleanly on SIGTERM', async () => {
     const token = (await runCli(['token', 'create', '--name', 'cluster'], env)).stdout.trim();
     const port = await freePort();
-    const server = spawnCli(['serve', '--port', String(port), '--workers', '2'], { ...env, VULNSCOPE_LOG_LEVEL: 'warn' });
+    const server = spawnCli(['serve', '--port', String(port), '--workers', '2'], {
+      ...env,
+      VULNSCOPE_LOG_LEVEL: 'warn',
+    });
     const closed = new Promise((resolve) => server.on('close', resolve));
     const up = await waitFor(async () => {
       try {
@@ -189,12 +204,18 @@ describe('vulnscope serve --workers 2', () => {
     }, 30000);
     expect(up).toBe(true);
     for (let i = 0; i < 20; i++) {
-      const response = await fetch(`http://127.0.0.1:${port}/whoami`, { headers: { authorization: token }, keepalive: false });
+      const response = await fetch(`http://127.0.0.1:${port}/whoami`, {
+        headers: { authorization: token },
+        keepalive: false,
+      });
       expect(response.status).toBe(200);
       await response.json();
     }
     server.kill('SIGTERM');
-    const exited = await Promise.race([closed.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 20000))]);
+    const exited = await Promise.race([
+      closed.then(() => true),
+      new Promise((resolve) => setTimeout(() => resolve(false), 20000)),
+    ]);
     expect(exited).toBe(true);
   }, 60000);
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {runCli, summaryOf } from '../support/cli.js';
+import { runCli, summaryOf } from '../support/cli.js';
 import { fixture } from '../support/fixtures.js';
 
 /** `vulnscope ingest cpe-dictionary`, knowledge after `ingest advisories`, and `knowledge rebuild`, end to end. */
@@ -12,7 +12,6 @@ const MATCHES = fixture('cpe/nvd_cpematch_api2_samples.jsonl');
 
 let dir: string;
 let env: Record<string, string>;
-
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-cli-knowledge-'));
@@ -28,13 +27,23 @@ describe('vulnscope knowledge commands', () => {
     expect(result.stderr).toContain('cpe dictionary');
     expect(result.code).toBe(0);
     const summary = summaryOf(result.stderr);
-    expect(summary).toMatchObject({ read: '8', products: '4', 'match criteria': '4', deprecated: '1', 'new renames': '1', rejected: '0' });
+    expect(summary).toMatchObject({
+      read: '8',
+      products: '4',
+      'match criteria': '4',
+      deprecated: '1',
+      'new renames': '1',
+      rejected: '0',
+    });
     expect(Number(summary['names written'])).toBeGreaterThan(100);
   });
 
   it('reports rejected lines with file and line; --strict exits 1', async () => {
     const file = path.join(dir, 'bad.jsonl');
-    fs.writeFileSync(file, `${JSON.stringify({ cpe: { cpeName: 'cpe:2.3:a:acme:widget:1.0:*:*:*:*:*:*:*' } })}\n{oops\n`);
+    fs.writeFileSync(
+      file,
+      `${JSON.stringify({ cpe: { cpeName: 'cpe:2.3:a:acme:widget:1.0:*:*:*:*:*:*:*' } })}\n{oops\n`,
+    );
     const lenient = await runCli(['ingest', 'cpe-dictionary', file], env);
     expect(lenient.code).toBe(0);
     expect(lenient.stderr).toContain(`rejected at ${file}:2: invalid JSON`);
@@ -64,7 +73,10 @@ describe('vulnscope knowledge commands', () => {
     expect(summaryOf(forced.stderr)['criteria written']).toBe(summary['knowledge criteria written']);
 
     // Other feeds do not touch knowledge and print no knowledge lines.
-    const kev = await runCli(['ingest', 'advisories', '--feed', 'cisa-kev', fixture('feeds/cisa_kev_known_exploited_vulnerabilities.json.gz')], env);
+    const kev = await runCli(
+      ['ingest', 'advisories', '--feed', 'cisa-kev', fixture('feeds/cisa_kev_known_exploited_vulnerabilities.json.gz')],
+      env,
+    );
     expect(kev.code).toBe(0);
     expect(kev.stderr).not.toContain('knowledge');
   });

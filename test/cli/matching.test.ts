@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStorage } from '../../src/storage/index.js';
-import {runCli, summaryOf } from '../support/cli.js';
+import { runCli, summaryOf } from '../support/cli.js';
 import { fixture } from '../support/fixtures.js';
 
 /**
@@ -13,7 +13,6 @@ import { fixture } from '../support/fixtures.js';
 
 let dir: string;
 let env: Record<string, string>;
-
 
 const observation = (ip: string, cpe: string) =>
   JSON.stringify({ ip, port: 22, protocol: 'tcp', timestamp: '2026-11-01T00:00:00Z', fingerprints: [{ cpe }] });

@@ -62,7 +62,9 @@ describe('vulnscope sync (NVD APIs)', () => {
     expect(summaryValue(second.stderr, 'records')).toBe('29');
 
     const feeds = await runCli(['feeds', '--json'], env);
-    const listed = (JSON.parse(feeds.stdout) as Array<{ name: string; records: number }>).find((f) => f.name === 'nist-nvd2');
+    const listed = (JSON.parse(feeds.stdout) as Array<{ name: string; records: number }>).find(
+      (f) => f.name === 'nist-nvd2',
+    );
     expect(listed?.records).toBe(29);
   });
 

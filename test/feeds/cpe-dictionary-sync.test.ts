@@ -34,7 +34,8 @@ afterEach(async () => {
   await drop();
 });
 
-const client = (attempts = 6) => new NvdApiClient({ baseUrl: fake.base, apiKey: 'k', clock: fakeClock(), backoffMs: 10, attempts });
+const client = (attempts = 6) =>
+  new NvdApiClient({ baseUrl: fake.base, apiKey: 'k', clock: fakeClock(), backoffMs: 10, attempts });
 const requests = () =>
   fake.requests.map((r) => ({
     path: r.path,
@@ -61,7 +62,11 @@ describe('sync cpe-dictionary', () => {
       { path: MATCH, startIndex: 3, perPage: 3, status: 200 },
     ]);
     expect(first).toMatchObject({ products: 4, matchStrings: 4, deprecated: 1, aliases: 1, rejected: 0, requests: 4 });
-    expect(first.collections.products).toMatchObject({ pages: 2, syncedUntil: NOW, runs: [{ kind: 'full', resumed: false }] });
+    expect(first.collections.products).toMatchObject({
+      pages: 2,
+      syncedUntil: NOW,
+      runs: [{ kind: 'full', resumed: false }],
+    });
     // The deprecated igor_sysoev:nginx → nginx:nginx is a rename; re-mapping is told once, at the end.
     expect(changed).toEqual([first.touchedProducts]);
     expect(first.touchedProducts.some((key) => key.includes('igor_sysoev'))).toBe(true);
@@ -86,12 +91,23 @@ describe('sync cpe-dictionary', () => {
     await expect(
       syncCpeDictionary(storage, { api: client(1), now: () => NOW, productsPerPage: 2, matchStringsPerPage: 2 }),
     ).rejects.toThrow(/HTTP 503/);
-    expect(await syncStateStore(storage, 'cpe-dictionary.products').read()).toEqual({ base: fake.base, syncedUntil: NOW });
-    expect((await syncStateStore(storage, 'cpe-dictionary.matchStrings').read())?.run).toMatchObject({ kind: 'full', startIndex: 2 });
+    expect(await syncStateStore(storage, 'cpe-dictionary.products').read()).toEqual({
+      base: fake.base,
+      syncedUntil: NOW,
+    });
+    expect((await syncStateStore(storage, 'cpe-dictionary.matchStrings').read())?.run).toMatchObject({
+      kind: 'full',
+      startIndex: 2,
+    });
 
     down = false;
     fake.requests.length = 0;
-    const result = await syncCpeDictionary(storage, { api: client(), now: () => NOW + 60_000, productsPerPage: 2, matchStringsPerPage: 2 });
+    const result = await syncCpeDictionary(storage, {
+      api: client(),
+      now: () => NOW + 60_000,
+      productsPerPage: 2,
+      matchStringsPerPage: 2,
+    });
     expect(requests().map((r) => [r.path, r.startIndex, r.from !== undefined])).toEqual([
       [CPES, 0, true], // products: an incremental window
       [MATCH, 2, false], // match criteria: the failed page of the full listing

@@ -55,7 +55,10 @@ function treeEntries(records: Array<{ id: string; json: string }>): Array<[strin
     const [, year, number] = /^CVE-(\d{4})-(\d+)$/.exec(id)!;
     return [`cves/${year}/${number!.slice(0, -3) || '0'}xxx/${id}.json`, json];
   });
-  entries.push(['cves/delta.json', JSON.stringify({ fetchTime: '2026-11-21T00:00:00Z', numberOfChanges: 0, new: [], updated: [] })]);
+  entries.push([
+    'cves/delta.json',
+    JSON.stringify({ fetchTime: '2026-11-21T00:00:00Z', numberOfChanges: 0, new: [], updated: [] }),
+  ]);
   entries.push(['cves/deltaLog.json', '[]']);
   return entries;
 }
@@ -124,7 +127,12 @@ describe('sync mitre-cvelist-v5 from a cvelistV5 release', () => {
   it('resolves the latest release to its complete-list asset, reads the nested cves.zip, and skips an unchanged asset', async () => {
     const registry = new FeedRegistry();
     const first = await syncFeed(storage, registry, 'mitre-cvelist-v5', { cvelistUrl: `${base}${RELEASE}` });
-    expect(first).toMatchObject({ feed: 'mitre-cvelist-v5', source: `${base}${ASSET}`, notModified: false, rejected: 0 });
+    expect(first).toMatchObject({
+      feed: 'mitre-cvelist-v5',
+      source: `${base}${ASSET}`,
+      notModified: false,
+      rejected: 0,
+    });
     if (first.notModified) throw new Error('unreachable');
     expect(first.records).toBe(new Set(ids).size);
     expect(first.read).toBe(ids.length);
@@ -144,27 +152,36 @@ describe('sync mitre-cvelist-v5 from a cvelistV5 release', () => {
   });
 
   it('replaces the feed with a release zip of CVE JSON files (no inner zip) given as the source', async () => {
-    const registry = new FeedRegistry([{ name: 'mitre-cvelist-v5', adapter: 'mitre-cvelist-v5', source: `${base}${ASSET}` }]);
+    const registry = new FeedRegistry([
+      { name: 'mitre-cvelist-v5', adapter: 'mitre-cvelist-v5', source: `${base}${ASSET}` },
+    ]);
     await syncFeed(storage, registry, 'mitre-cvelist-v5', {});
-    const flat = new FeedRegistry([{ name: 'mitre-cvelist-v5', adapter: 'mitre-cvelist-v5', source: `${base}/flat/cvelistV5-main.zip` }]);
+    const flat = new FeedRegistry([
+      { name: 'mitre-cvelist-v5', adapter: 'mitre-cvelist-v5', source: `${base}/flat/cvelistV5-main.zip` },
+    ]);
     const replaced = await syncFeed(storage, flat, 'mitre-cvelist-v5', { cvelistUrl: `${base}/never-used` });
     expect(replaced).toMatchObject({ notModified: false, read: 8, unchanged: 8, removed: ids.length - 8, records: 8 });
     expect(requests.map((r) => r.url)).toEqual([ASSET, '/flat/cvelistV5-main.zip']);
   });
 
   it('says so when the release has no complete-list asset', async () => {
-    releaseBody = { assets: [{ name: '2026-11-21_delta_CVEs_at_midnight.zip', browser_download_url: `${base}/download/delta.zip` }] };
-    await expect(syncFeed(storage, new FeedRegistry(), 'mitre-cvelist-v5', { cvelistUrl: `${base}${RELEASE}` })).rejects.toThrow(
-      /no "…_all_CVEs_at_midnight.zip" asset \(assets: 2026-11-21_delta_CVEs_at_midnight.zip\)/,
-    );
-    expect((await storage.advisories.feed('mitre-cvelist-v5'))).toBeUndefined();
+    releaseBody = {
+      assets: [{ name: '2026-11-21_delta_CVEs_at_midnight.zip', browser_download_url: `${base}/download/delta.zip` }],
+    };
+    await expect(
+      syncFeed(storage, new FeedRegistry(), 'mitre-cvelist-v5', { cvelistUrl: `${base}${RELEASE}` }),
+    ).rejects.toThrow(/no "…_all_CVEs_at_midnight.zip" asset \(assets: 2026-11-21_delta_CVEs_at_midnight.zip\)/);
+    expect(await storage.advisories.feed('mitre-cvelist-v5')).toBeUndefined();
   });
 
   it.each([
     ['https://api.github.com/repos/CVEProject/cvelistV5/releases/latest', true],
     ['https://api.github.com/repos/CVEProject/cvelistV5/releases/tags/cve_2026-11-21_0000Z', true],
     ['https://api.github.com/repos/CVEProject/cvelistV5/releases/12345', true],
-    ['https://github.com/CVEProject/cvelistV5/releases/download/cve_2026-11-21_0000Z/2026-11-21_all_CVEs_at_midnight.zip.zip', false],
+    [
+      'https://github.com/CVEProject/cvelistV5/releases/download/cve_2026-11-21_0000Z/2026-11-21_all_CVEs_at_midnight.zip.zip',
+      false,
+    ],
     ['https://github.com/CVEProject/cvelistV5/archive/refs/heads/main.zip', false],
   ])('%s is a release description: %s', (url, expected) => {
     expect(isReleaseApiUrl(url)).toBe(expected);

@@ -3,7 +3,6 @@ import http from 'node:http';
 import path from 'node:path';
 import { fixture } from '../support/fixtures.js';
 
-
 /**
  * A local stand-in for NVD's 2.0 APIs, serving the shared fixtures in place: the 29 `cve` objects
  * of `nvd/` as CVE API pages, and the CPE / match criteria samples of `cpe/`. It honours
@@ -69,10 +68,28 @@ export async function startFakeNvd(): Promise<FakeNvd> {
     maxPerPage: 2000,
     close: async () => {},
   };
-  const collections: Record<string, { key: string; items: () => Json[]; modified: (item: Json) => string; limit: number }> = {
-    '/rest/json/cves/2.0': { key: 'vulnerabilities', items: () => fake.cves.map((cve) => ({ cve })), modified: (i) => (i.cve as Json).lastModified as string, limit: 2000 },
-    '/rest/json/cpes/2.0': { key: 'products', items: () => fake.products, modified: (i) => (i.cpe as Json).lastModified as string, limit: 10000 },
-    '/rest/json/cpematch/2.0': { key: 'matchStrings', items: () => fake.matchStrings, modified: (i) => (i.matchString as Json).lastModified as string, limit: 500 },
+  const collections: Record<
+    string,
+    { key: string; items: () => Json[]; modified: (item: Json) => string; limit: number }
+  > = {
+    '/rest/json/cves/2.0': {
+      key: 'vulnerabilities',
+      items: () => fake.cves.map((cve) => ({ cve })),
+      modified: (i) => (i.cve as Json).lastModified as string,
+      limit: 2000,
+    },
+    '/rest/json/cpes/2.0': {
+      key: 'products',
+      items: () => fake.products,
+      modified: (i) => (i.cpe as Json).lastModified as string,
+      limit: 10000,
+    },
+    '/rest/json/cpematch/2.0': {
+      key: 'matchStrings',
+      items: () => fake.matchStrings,
+      modified: (i) => (i.matchString as Json).lastModified as string,
+      limit: 500,
+    },
   };
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -98,8 +115,10 @@ export async function startFakeNvd(): Promise<FakeNvd> {
     if (start !== null || end !== null) {
       const from = start === null ? NaN : Date.parse(start);
       const to = end === null ? NaN : Date.parse(end);
-      if (!Number.isFinite(from) || !Number.isFinite(to)) return send(404, undefined, { message: 'Both lastModStartDate and lastModEndDate are required' });
-      if (to - from > MAX_RANGE_MS || to < from) return send(404, undefined, { message: 'The lastMod date range must not exceed 120 days' });
+      if (!Number.isFinite(from) || !Number.isFinite(to))
+        return send(404, undefined, { message: 'Both lastModStartDate and lastModEndDate are required' });
+      if (to - from > MAX_RANGE_MS || to < from)
+        return send(404, undefined, { message: 'The lastMod date range must not exceed 120 days' });
       items = items.filter((item) => {
         const time = nvdTime(collection.modified(item));
         return time >= from && time <= to;
@@ -110,7 +129,12 @@ export async function startFakeNvd(): Promise<FakeNvd> {
       resultsPerPage: page.length,
       startIndex,
       totalResults: items.length,
-      format: collection.key === 'vulnerabilities' ? 'NVD_CVE' : collection.key === 'products' ? 'NVD_CPE' : 'NVD_CPEMatchString',
+      format:
+        collection.key === 'vulnerabilities'
+          ? 'NVD_CVE'
+          : collection.key === 'products'
+            ? 'NVD_CPE'
+            : 'NVD_CPEMatchString',
       version: '2.0',
       timestamp: new Date().toISOString().slice(0, 23),
       [collection.key]: page,
@@ -128,6 +152,8 @@ export const cveRequests = (fake: FakeNvd) =>
     .filter((r) => r.path === '/rest/json/cves/2.0')
     .map((r) => ({
       startIndex: Number(r.params.get('startIndex')),
-      ...(r.params.get('lastModStartDate') ? { from: r.params.get('lastModStartDate')!, to: r.params.get('lastModEndDate')! } : {}),
+      ...(r.params.get('lastModStartDate')
+        ? { from: r.params.get('lastModStartDate')!, to: r.params.get('lastModEndDate')! }
+        : {}),
       status: r.status,
     }));

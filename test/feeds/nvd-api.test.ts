@@ -69,7 +69,9 @@ describe('nvdPages', () => {
 
 describe('NvdApiClient', () => {
   it('sends the API key as the apiKey header when one is configured, and none otherwise', async () => {
-    await new NvdApiClient({ baseUrl: fake.base, apiKey: 'k-123', clock: fakeClock() }).getJson(NVD_PATHS.cves, { startIndex: 0 });
+    await new NvdApiClient({ baseUrl: fake.base, apiKey: 'k-123', clock: fakeClock() }).getJson(NVD_PATHS.cves, {
+      startIndex: 0,
+    });
     await new NvdApiClient({ baseUrl: fake.base, clock: fakeClock() }).getJson(NVD_PATHS.cves, { startIndex: 0 });
     expect(fake.requests.map((r) => r.apiKey)).toEqual(['k-123', undefined]);
     // Never in the URL.
@@ -84,7 +86,19 @@ describe('NvdApiClient', () => {
       await client.getJson(NVD_PATHS.cves, { startIndex: 0, resultsPerPage: 1 });
       starts.push(clock.time);
     }
-    expect(starts).toEqual([0, 0, 0, 0, 0, NVD_WINDOW_MS, NVD_WINDOW_MS, NVD_WINDOW_MS, NVD_WINDOW_MS, NVD_WINDOW_MS, 2 * NVD_WINDOW_MS]);
+    expect(starts).toEqual([
+      0,
+      0,
+      0,
+      0,
+      0,
+      NVD_WINDOW_MS,
+      NVD_WINDOW_MS,
+      NVD_WINDOW_MS,
+      NVD_WINDOW_MS,
+      NVD_WINDOW_MS,
+      2 * NVD_WINDOW_MS,
+    ]);
     expect(NVD_WINDOW_MS).toBeGreaterThanOrEqual(30_000);
   });
 
@@ -102,7 +116,12 @@ describe('NvdApiClient', () => {
     fake.fail = () => (failures-- > 0 ? 503 : undefined);
     const clock = fakeClock(0);
     const retries: string[] = [];
-    const client = new NvdApiClient({ baseUrl: fake.base, clock, backoffMs: 1_000, onRetry: (r) => retries.push(r.reason) });
+    const client = new NvdApiClient({
+      baseUrl: fake.base,
+      clock,
+      backoffMs: 1_000,
+      onRetry: (r) => retries.push(r.reason),
+    });
     const { body } = await client.getJson(NVD_PATHS.cves, { startIndex: 0 });
     expect(body.totalResults).toBe(29);
     expect(fake.requests.map((r) => r.status)).toEqual([503, 503, 200]);
@@ -122,7 +141,10 @@ describe('NvdApiClient', () => {
   it('does not retry a request NVD refuses (404 with its message)', async () => {
     const client = new NvdApiClient({ baseUrl: fake.base, clock: fakeClock() });
     const error = await client
-      .getJson(NVD_PATHS.cves, { lastModStartDate: '2020-01-01T00:00:00.000Z', lastModEndDate: '2021-01-01T00:00:00.000Z' })
+      .getJson(NVD_PATHS.cves, {
+        lastModStartDate: '2020-01-01T00:00:00.000Z',
+        lastModEndDate: '2021-01-01T00:00:00.000Z',
+      })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VulnscopeError);
     expect((error as Error).message).toMatch(/HTTP 404.*120 days/);

@@ -29,9 +29,15 @@ beforeEach(async () => {
 });
 
 /** A client on a fake clock: the rate limiter and backoff never wait for real. */
-const client = (options: { attempts?: number } = {}) => new NvdApiClient({ baseUrl: fake.base, clock: fakeClock(), backoffMs: 10, ...options });
+const client = (options: { attempts?: number } = {}) =>
+  new NvdApiClient({ baseUrl: fake.base, clock: fakeClock(), backoffMs: 10, ...options });
 
-async function stored(storage: Storage, id: string): Promise<{ cveMetadata: { state: string; dateUpdated?: string }; containers: { cna: Record<string, unknown> } } | undefined> {
+async function stored(
+  storage: Storage,
+  id: string,
+): Promise<
+  { cveMetadata: { state: string; dateUpdated?: string }; containers: { cna: Record<string, unknown> } } | undefined
+> {
   const row = await storage.db.get<{ record: string }>(
     `SELECT record FROM advisories WHERE feed = ? AND record_id = ? AND gen_to IS NULL`,
     [FEED.name, id],
@@ -60,13 +66,26 @@ describe.each(engineCases())('sync nist-nvd2 from the API ($name)', (engine) => 
   it('loads everything by plain paging first, then asks only for what changed since', async () => {
     fake.maxPerPage = 10;
     const remaps: string[][] = [];
-    const first = await syncNvdCves(storage, FEED, { api: client(), now: () => NOW, onKnowledgeChanged: async (products) => remaps.push(products) });
+    const first = await syncNvdCves(storage, FEED, {
+      api: client(),
+      now: () => NOW,
+      onKnowledgeChanged: async (products) => remaps.push(products),
+    });
     expect(cveRequests(fake)).toEqual([
       { startIndex: 0, status: 200 },
       { startIndex: 10, status: 200 },
       { startIndex: 20, status: 200 },
     ]);
-    expect(first).toMatchObject({ read: 29, added: 29, rejected: 0, records: 29, pages: 3, windows: 1, requests: 3, syncedUntil: NOW });
+    expect(first).toMatchObject({
+      read: 29,
+      added: 29,
+      rejected: 0,
+      records: 29,
+      pages: 3,
+      windows: 1,
+      requests: 3,
+      syncedUntil: NOW,
+    });
     expect(first.runs).toEqual([{ kind: 'full', resumed: false, until: NOW }]);
     expect((await storage.advisories.feed(FEED.name))?.recordCount).toBe(29);
     expect(await syncStateStore(storage, FEED.name).read()).toEqual({ base: fake.base, syncedUntil: NOW });
@@ -78,16 +97,26 @@ describe.each(engineCases())('sync nist-nvd2 from the API ($name)', (engine) => 
     expect(remaps[0]).toContain('a:apache:log4j');
 
     // NVD rejects one CVE and updates another after the first sync.
-    touch('CVE-2011-2523', NOW + 3_600_000, { vulnStatus: 'Rejected', descriptions: [{ lang: 'en', value: 'Rejected reason: duplicate.' }] });
+    touch('CVE-2011-2523', NOW + 3_600_000, {
+      vulnStatus: 'Rejected',
+      descriptions: [{ lang: 'en', value: 'Rejected reason: duplicate.' }],
+    });
     touch('CVE-2021-44832', NOW + 2 * 3_600_000, { evaluatorComment: 'checked again' });
     fake.requests.length = 0;
     const later = NOW + 2 * DAY_MS;
     const second = await syncNvdCves(storage, FEED, { api: client(), now: () => later });
     expect(cveRequests(fake)).toEqual([
-      { startIndex: 0, from: new Date(NOW - DEFAULT_OVERLAP_MS).toISOString(), to: new Date(later).toISOString(), status: 200 },
+      {
+        startIndex: 0,
+        from: new Date(NOW - DEFAULT_OVERLAP_MS).toISOString(),
+        to: new Date(later).toISOString(),
+        status: 200,
+      },
     ]);
     expect(second).toMatchObject({ read: 2, added: 0, updated: 2, records: 29, windows: 1, pages: 1 });
-    expect(second.runs).toEqual([{ kind: 'incremental', resumed: false, from: NOW - DEFAULT_OVERLAP_MS, until: later }]);
+    expect(second.runs).toEqual([
+      { kind: 'incremental', resumed: false, from: NOW - DEFAULT_OVERLAP_MS, until: later },
+    ]);
 
     // A rejected NVD CVE is stored as file loads store it: a REJECTED record with its reason.
     const rejected = await stored(storage, 'CVE-2011-2523');
@@ -121,7 +150,9 @@ describe('sync nist-nvd2 from the API (sqlite)', () => {
     fake.maxPerPage = 5;
     let down = true;
     fake.fail = ({ params }) => (down && params.get('startIndex') === '15' ? 503 : undefined);
-    const error = await syncNvdCves(storage, FEED, { api: client({ attempts: 2 }), now: () => NOW }).catch((e: unknown) => e);
+    const error = await syncNvdCves(storage, FEED, { api: client({ attempts: 2 }), now: () => NOW }).catch(
+      (e: unknown) => e,
+    );
     expect((error as Error).message).toMatch(/startIndex=15.*failed after 2 attempts: HTTP 503/);
     expect(cveRequests(fake).map((r) => [r.startIndex, r.status])).toEqual([
       [0, 200],
@@ -132,7 +163,11 @@ describe('sync nist-nvd2 from the API (sqlite)', () => {
     ]);
     // The three pages stored stay; the position after them is saved.
     expect((await storage.advisories.feed(FEED.name))?.recordCount).toBe(15);
-    expect((await syncStateStore(storage, FEED.name).read())?.run).toMatchObject({ kind: 'full', until: NOW, startIndex: 15 });
+    expect((await syncStateStore(storage, FEED.name).read())?.run).toMatchObject({
+      kind: 'full',
+      until: NOW,
+      startIndex: 15,
+    });
 
     down = false;
     fake.requests.length = 0;
@@ -142,7 +177,10 @@ describe('sync nist-nvd2 from the API (sqlite)', () => {
     // Continues at page 15 (no page read twice), then brings the data up to now.
     expect(requests.map((r) => r.startIndex)).toEqual([15, 20, 25, 0]);
     expect(requests.slice(0, 3).every((r) => r.from === undefined)).toBe(true);
-    expect(requests[3]).toMatchObject({ from: new Date(NOW - DEFAULT_OVERLAP_MS).toISOString(), to: new Date(later).toISOString() });
+    expect(requests[3]).toMatchObject({
+      from: new Date(NOW - DEFAULT_OVERLAP_MS).toISOString(),
+      to: new Date(later).toISOString(),
+    });
     expect(resumed.runs).toEqual([
       { kind: 'full', resumed: true, until: NOW },
       { kind: 'incremental', resumed: false, from: NOW - DEFAULT_OVERLAP_MS, until: later },
@@ -158,11 +196,20 @@ describe('sync nist-nvd2 from the API (sqlite)', () => {
     const now = Date.parse('2025-11-01T00:00:00Z'); // ≈ 1,034 days later: 9 windows
     let down = true;
     // Fail the second page of the window that holds the 9 records modified around 2025-10-21/24.
-    fake.fail = ({ params }) => (down && params.get('startIndex') === '3' && params.get('lastModEndDate')?.startsWith('2025-11-01') ? 503 : undefined);
-    await expect(syncNvdCves(storage, FEED, { api: client({ attempts: 1 }), now: () => now })).rejects.toThrow(/HTTP 503/);
+    fake.fail = ({ params }) =>
+      down && params.get('startIndex') === '3' && params.get('lastModEndDate')?.startsWith('2025-11-01')
+        ? 503
+        : undefined;
+    await expect(syncNvdCves(storage, FEED, { api: client({ attempts: 1 }), now: () => now })).rejects.toThrow(
+      /HTTP 503/,
+    );
     const failed = cveRequests(fake);
     const state = await syncStateStore(storage, FEED.name).read();
-    expect(state?.run).toMatchObject({ kind: 'incremental', startIndex: 3, windowStart: Date.parse(failed.at(-1)!.from!) });
+    expect(state?.run).toMatchObject({
+      kind: 'incremental',
+      startIndex: 3,
+      windowStart: Date.parse(failed.at(-1)!.from!),
+    });
 
     down = false;
     fake.requests.length = 0;
@@ -191,7 +238,9 @@ describe('sync nist-nvd2 from the API (sqlite)', () => {
     ]);
     expect(cveRequests(fake).every((r) => r.status === 200)).toBe(true);
     // The CVEs last modified in 2024: CVE-2021-26855, CVE-2019-9193, CVE-2024-38476, CVE-2021-34473, CVE-2023-7028, CVE-2012-2122, CVE-2021-23017.
-    const expected = fake.cves.filter((c) => nvdTime(c.lastModified as string) >= start && nvdTime(c.lastModified as string) <= now);
+    const expected = fake.cves.filter(
+      (c) => nvdTime(c.lastModified as string) >= start && nvdTime(c.lastModified as string) <= now,
+    );
     expect(result).toMatchObject({ windows: 4, added: expected.length, records: expected.length });
     expect(expected.length).toBe(7);
   });
@@ -228,17 +277,34 @@ describe('sync nist-nvd2 from the API (sqlite)', () => {
   });
 
   it('syncFeed sends nist-nvd2 to the API (API key included), a feed-file source to the download', async () => {
-    const registry = new FeedRegistry([{ name: 'nvd-mirror', adapter: 'nist-nvd2', source: `${fake.base}/rest/json/cves/2.0` }]);
-    const result = await syncFeed(storage, registry, 'nist-nvd2', { nvd: { baseUrl: fake.base, apiKey: 'secret-key', clock: fakeClock() } });
-    expect(result).toMatchObject({ feed: 'nist-nvd2', source: fake.base, notModified: false, records: 29, api: { pages: 1, requests: 1 } });
+    const registry = new FeedRegistry([
+      { name: 'nvd-mirror', adapter: 'nist-nvd2', source: `${fake.base}/rest/json/cves/2.0` },
+    ]);
+    const result = await syncFeed(storage, registry, 'nist-nvd2', {
+      nvd: { baseUrl: fake.base, apiKey: 'secret-key', clock: fakeClock() },
+    });
+    expect(result).toMatchObject({
+      feed: 'nist-nvd2',
+      source: fake.base,
+      notModified: false,
+      records: 29,
+      api: { pages: 1, requests: 1 },
+    });
     expect(fake.requests.map((r) => r.apiKey)).toEqual(['secret-key']);
-    const mirror = await syncFeed(storage, registry, 'nvd-mirror', { nvd: { baseUrl: 'https://services.nvd.nist.gov', clock: fakeClock() } });
+    const mirror = await syncFeed(storage, registry, 'nvd-mirror', {
+      nvd: { baseUrl: 'https://services.nvd.nist.gov', clock: fakeClock() },
+    });
     expect(mirror).toMatchObject({ source: fake.base, records: 29 });
   });
 });
 
 describe('nvdApiBase', () => {
-  const feed = (source?: string, adapter: 'nist-nvd2' | 'osv' = 'nist-nvd2') => ({ name: 'x', description: 'x', adapter, ...(source ? { source } : {}) });
+  const feed = (source?: string, adapter: 'nist-nvd2' | 'osv' = 'nist-nvd2') => ({
+    name: 'x',
+    description: 'x',
+    adapter,
+    ...(source ? { source } : {}),
+  });
   it.each([
     [undefined, 'https://services.nvd.nist.gov'],
     ['https://services.nvd.nist.gov', 'https://services.nvd.nist.gov'],

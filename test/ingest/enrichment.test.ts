@@ -37,20 +37,36 @@ describe.each(engineCases())('enrichment and classification lists on $name', (en
     const asnDb = path.join(dir, 'asn.mmdb');
     const countryDb = path.join(dir, 'country.mmdb');
     const domains = path.join(dir, 'as-domains.csv');
-    await writeMmdb(asnDb, [
-      { cidr: '198.51.100.0/24', data: { autonomous_system_number: 64496, autonomous_system_organization: 'Example Net' } },
-      { cidr: '2001:db8::/32', data: { autonomous_system_number: 64497, autonomous_system_organization: 'Example Six' } },
-    ], { databaseType: 'GeoLite2-ASN' });
-    await writeMmdb(countryDb, [
-      { cidr: '198.51.100.0/24', data: { country: { iso_code: 'DE', names: { en: 'Germany' } } } },
-    ], { databaseType: 'GeoLite2-Country' });
+    await writeMmdb(
+      asnDb,
+      [
+        {
+          cidr: '198.51.100.0/24',
+          data: { autonomous_system_number: 64496, autonomous_system_organization: 'Example Net' },
+        },
+        {
+          cidr: '2001:db8::/32',
+          data: { autonomous_system_number: 64497, autonomous_system_organization: 'Example Six' },
+        },
+      ],
+      { databaseType: 'GeoLite2-ASN' },
+    );
+    await writeMmdb(
+      countryDb,
+      [{ cidr: '198.51.100.0/24', data: { country: { iso_code: 'DE', names: { en: 'Germany' } } } }],
+      { databaseType: 'GeoLite2-Country' },
+    );
     fs.writeFileSync(domains, 'asn,domain\nAS64496,example.net\n');
     const geo = await openGeoEnricher({ asnMmdb: asnDb, countryMmdb: countryDb, asDomainCsv: domains });
     const classifier = new ClassificationResolver([]);
     await runIngest(
       t.storage,
       asItems([
-        observation({ ip: '198.51.100.5', port: 80, fingerprints: [{ vendor: 'f5', product: 'nginx', version: '1.24.0' }] }),
+        observation({
+          ip: '198.51.100.5',
+          port: 80,
+          fingerprints: [{ vendor: 'f5', product: 'nginx', version: '1.24.0' }],
+        }),
         observation({ ip: '2001:db8::5', port: 22 }),
         observation({ ip: '192.0.2.200', port: 25, asn: 'AS64511', countryCode: 'FR', country: 'France' }),
       ]),
@@ -61,7 +77,13 @@ describe.each(engineCases())('enrichment and classification lists on $name', (en
     await t.context.hostIndex.refresh();
 
     const v4 = (await t.get('/v3/index/target-intel?cidr=198.51.100.5')).body.data[0];
-    expect(v4).toMatchObject({ asn: 'AS64496', as_name: 'Example Net', as_domain: 'example.net', country: 'Germany', country_code: 'DE' });
+    expect(v4).toMatchObject({
+      asn: 'AS64496',
+      as_name: 'Example Net',
+      as_domain: 'example.net',
+      country: 'Germany',
+      country_code: 'DE',
+    });
     const v6 = (await t.get('/v3/index/target-intel?cidr=2001:db8::5')).body.data[0];
     expect(v6).toMatchObject({ asn: 'AS64497', as_name: 'Example Six' });
     expect(v6.country).toBeUndefined();
@@ -77,7 +99,11 @@ describe.each(engineCases())('enrichment and classification lists on $name', (en
 
   it('classifies records from the Tor exit list and the C2-Tracker list, new and existing', async () => {
     await t.ingest([
-      observation({ ip: '198.18.132.233', port: 443, fingerprints: [{ vendor: 'f5', product: 'nginx', version: '1.24.0' }] }),
+      observation({
+        ip: '198.18.132.233',
+        port: 443,
+        fingerprints: [{ vendor: 'f5', product: 'nginx', version: '1.24.0' }],
+      }),
       observation({ ip: '198.19.222.26', port: 8443 }),
     ]);
     const tor = await loadClassificationList(t.storage, TOR, { as: 'proxy:tor' });
@@ -96,7 +122,11 @@ describe.each(engineCases())('enrichment and classification lists on $name', (en
     const c2Only = await t.get('/v3/index/target-intel?classifications=c2');
     expect(c2Only.body.data.map((r: { ip: string }) => r.ip)).toEqual(['198.19.222.26']);
     const either = await t.get('/v3/index/target-intel?classifications=c2:ares_rat,proxy:tor&sort=ip&order=asc');
-    expect(either.body.data.map((r: { ip: string }) => r.ip)).toEqual(['198.18.132.233', '198.18.153.193', '198.19.222.26']);
+    expect(either.body.data.map((r: { ip: string }) => r.ip)).toEqual([
+      '198.18.132.233',
+      '198.18.153.193',
+      '198.19.222.26',
+    ]);
   });
 
   it('re-applies a replaced list: addresses it no longer has lose the classification', async () => {

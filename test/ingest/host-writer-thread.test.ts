@@ -52,7 +52,9 @@ function observations(count: number, seed: number): Observation[] {
       protocol: 'tcp',
       hostnames: random(2) ? [`h${random(5)}.example`] : [],
       timestamp: start + random(10_000) * 60_000,
-      fingerprints: name ? [{ vendor: 'v', product: name, version, cpe: `cpe:2.3:a:v:${name}:${version}:*:*:*:*:*:*:*` }] : [],
+      fingerprints: name
+        ? [{ vendor: 'v', product: name, version, cpe: `cpe:2.3:a:v:${name}:${version}:*:*:*:*:*:*:*` }]
+        : [],
       osCpes: [],
       cves: random(4) === 0 ? [`CVE-2024-${1000 + random(20)}`] : [],
       classifications: [],
@@ -61,7 +63,8 @@ function observations(count: number, seed: number): Observation[] {
 }
 
 async function* itemsOf(list: Observation[]): AsyncGenerator<ReadItem> {
-  for (const [i, observation] of list.entries()) yield { kind: 'observation', observation, at: { file: 'gen', line: i + 1 } };
+  for (const [i, observation] of list.entries())
+    yield { kind: 'observation', observation, at: { file: 'gen', line: i + 1 } };
 }
 
 const RECORD_COLUMNS = `ip, ip_key, port, protocol, fp_key, date_added, hostname, observed_at, fingerprints, scanner_cves, cves, classifications`;
@@ -74,41 +77,75 @@ function recordsOf(file: string): unknown[] {
   }
 }
 
-async function ingestWith(create: typeof createStorage, ingest: typeof runIngest, resolver: typeof ClassificationResolver, file: string, list: Observation[]) {
+async function ingestWith(
+  create: typeof createStorage,
+  ingest: typeof runIngest,
+  resolver: typeof ClassificationResolver,
+  file: string,
+  list: Observation[],
+) {
   const storage: Storage = await create({ engine: 'sqlite', file });
   let writer: HostBatchWriter | undefined;
   const open = storage.openHostWriter.bind(storage);
   storage.openHostWriter = () => (writer = open());
   try {
-    const summary = await ingest(storage, itemsOf(list), { classifier: new resolver([]) }, { retentionDays: 0, batchSize: 50 });
+    const summary = await ingest(
+      storage,
+      itemsOf(list),
+      { classifier: new resolver([]) },
+      { retentionDays: 0, batchSize: 50 },
+    );
     return { summary, batchesInThread: writer!.batchesInThread };
   } finally {
     await storage.close();
   }
 }
 
-const counts = ({ read, inserted, updated, unchanged, superseded }: IngestSummary) => ({ read, inserted, updated, unchanged, superseded });
+const counts = ({ read, inserted, updated, unchanged, superseded }: IngestSummary) => ({
+  read,
+  inserted,
+  updated,
+  unchanged,
+  superseded,
+});
 
 describe('SQLite ingest through the writer thread', () => {
-  it.each([1, 2, 3])('stores exactly what the in-process writer stores, rule outcomes across batch boundaries included (seed %i)', async (seed) => {
-    const list = observations(3000, seed);
-    const threaded = await ingestWith(built.createStorage, built.runIngest, built.ClassificationResolver, path.join(dir, `thread-${seed}.db`), list);
-    const inProcess = await ingestWith(createStorage, runIngest, ClassificationResolver, path.join(dir, `process-${seed}.db`), list);
-    expect(threaded.batchesInThread).toBe(59);
-    expect(inProcess.batchesInThread).toBe(0);
-    expect(counts(threaded.summary)).toEqual(counts(inProcess.summary));
-    expect(threaded.summary.superseded).toBeGreaterThan(0);
-    expect(threaded.summary.unchanged).toBeGreaterThan(0);
-    const records = recordsOf(path.join(dir, `thread-${seed}.db`));
-    expect(records.length).toBeGreaterThan(200);
-    expect(records).toEqual(recordsOf(path.join(dir, `process-${seed}.db`)));
-  });
+  it.each([1, 2, 3])(
+    'stores exactly what the in-process writer stores, rule outcomes across batch boundaries included (seed %i)',
+    async (seed) => {
+      const list = observations(3000, seed);
+      const threaded = await ingestWith(
+        built.createStorage,
+        built.runIngest,
+        built.ClassificationResolver,
+        path.join(dir, `thread-${seed}.db`),
+        list,
+      );
+      const inProcess = await ingestWith(
+        createStorage,
+        runIngest,
+        ClassificationResolver,
+        path.join(dir, `process-${seed}.db`),
+        list,
+      );
+      expect(threaded.batchesInThread).toBe(59);
+      expect(inProcess.batchesInThread).toBe(0);
+      expect(counts(threaded.summary)).toEqual(counts(inProcess.summary));
+      expect(threaded.summary.superseded).toBeGreaterThan(0);
+      expect(threaded.summary.unchanged).toBeGreaterThan(0);
+      const records = recordsOf(path.join(dir, `thread-${seed}.db`));
+      expect(records.length).toBeGreaterThan(200);
+      expect(records).toEqual(recordsOf(path.join(dir, `process-${seed}.db`)));
+    },
+  );
 
   it('rejects the batch that failed in the thread and every later one, and still closes', async () => {
     const file = path.join(dir, 'failing.db');
     const storage = await built.createStorage({ engine: 'sqlite', file });
     const writer = storage.openHostWriter();
-    const writes = (await import(new URL('ingest/pipeline.js', DIST).href)) as { prepare: typeof import('../../src/ingest/pipeline.js').prepare };
+    const writes = (await import(new URL('ingest/pipeline.js', DIST).href)) as {
+      prepare: typeof import('../../src/ingest/pipeline.js').prepare;
+    };
     const classifier = new built.ClassificationResolver([]);
     const batch = observations(10, 7).map((o) => writes.prepare(o, { classifier }));
     await expect(writer.write(batch)).resolves.toMatchObject({ inserted: expect.any(Number) });
@@ -130,8 +167,19 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL ingest with batches handed over befor
     const { config, drop } = await postgresCase.fresh();
     const storage = await createStorage(config);
     try {
-      const summary = await runIngest(storage, itemsOf(list), { classifier: new ClassificationResolver([]) }, { retentionDays: 0, batchSize: 50 });
-      const reference = await ingestWith(createStorage, runIngest, ClassificationResolver, path.join(dir, 'reference.db'), list);
+      const summary = await runIngest(
+        storage,
+        itemsOf(list),
+        { classifier: new ClassificationResolver([]) },
+        { retentionDays: 0, batchSize: 50 },
+      );
+      const reference = await ingestWith(
+        createStorage,
+        runIngest,
+        ClassificationResolver,
+        path.join(dir, 'reference.db'),
+        list,
+      );
       expect(counts(summary)).toEqual(counts(reference.summary));
       const rows = await storage.db.all(`SELECT ${RECORD_COLUMNS} FROM hosts ORDER BY ip_key, port, protocol, fp_key`);
       expect(rows.map((row) => ({ ...(row as object) }))).toEqual(recordsOf(path.join(dir, 'reference.db')));

@@ -9,15 +9,29 @@ import { engineCases } from '../support/engines.js';
 const classifier = new ClassificationResolver([]);
 const write = (ip: string, port: number, version: string, timestamp: number) =>
   prepare(
-    { ip, port, protocol: 'tcp', hostnames: [], timestamp, fingerprints: [{ vendor: 'nginx', product: 'nginx', version }], osCpes: [], cves: [], classifications: [] },
+    {
+      ip,
+      port,
+      protocol: 'tcp',
+      hostnames: [],
+      timestamp,
+      fingerprints: [{ vendor: 'nginx', product: 'nginx', version }],
+      osCpes: [],
+      cves: [],
+      classifications: [],
+    },
     { classifier },
   );
 
 async function indexNames(db: Database): Promise<string[]> {
   const rows =
     db.engine === 'sqlite'
-      ? await db.all<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'hosts' AND sql IS NOT NULL`)
-      : await db.all<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'hosts' AND schemaname = current_schema() AND indexname <> 'hosts_pkey'`);
+      ? await db.all<{ name: string }>(
+          `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'hosts' AND sql IS NOT NULL`,
+        )
+      : await db.all<{ name: string }>(
+          `SELECT indexname AS name FROM pg_indexes WHERE tablename = 'hosts' AND schemaname = current_schema() AND indexname <> 'hosts_pkey'`,
+        );
   return rows.map((row) => row.name).sort();
 }
 

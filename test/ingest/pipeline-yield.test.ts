@@ -26,7 +26,12 @@ describe('ingest pipeline and the event loop', () => {
     }
     let readWhenCallbackRan: number | undefined;
     setImmediate(() => (readWhenCallbackRan = read));
-    const summary = await runIngest(storage, items(), { classifier: new ClassificationResolver([]) }, { retentionDays: 0, batchSize: 500 });
+    const summary = await runIngest(
+      storage,
+      items(),
+      { classifier: new ClassificationResolver([]) },
+      { retentionDays: 0, batchSize: 500 },
+    );
     expect(summary.inserted).toBe(total);
     // Everything here is synchronous underneath (an in-memory database, a generator): only the
     // pipeline's own pauses let the callback run before the end.

@@ -6,7 +6,6 @@ import zlib from 'node:zlib';
 import type { AdvisoryRecord } from '../../src/ingest/advisories/types.js';
 import { fixture } from '../support/fixtures.js';
 
-
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-knowledge-data-'));
 process.once('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -15,7 +14,6 @@ export const CPE_MATCH_SAMPLES = fixture('cpe/nvd_cpematch_api2_samples.jsonl');
 
 /** A temporary directory removed when the process exits. */
 export const tempDir = (name: string) => fs.mkdtempSync(path.join(tmp, `${name}-`));
-
 
 /** A CVE record in the served shape with just the parts a test needs. */
 export function advisory(cveId: string, cna: Record<string, unknown> = {}): AdvisoryRecord {

@@ -25,8 +25,11 @@ function sampleNames(vendor: string, product: string): string[] {
   for (const file of [DICTIONARY, MATCHES]) {
     for (const line of fs.readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
       const value = JSON.parse(line);
-      const listed = value.cpe ? [value.cpe.cpeName] : (value.matchString?.matches ?? []).map((m: { cpeName: string }) => m.cpeName);
-      for (const name of listed as string[]) if (name.split(':')[3] === vendor && name.split(':')[4] === product) names.add(name.toLowerCase());
+      const listed = value.cpe
+        ? [value.cpe.cpeName]
+        : (value.matchString?.matches ?? []).map((m: { cpeName: string }) => m.cpeName);
+      for (const name of listed as string[])
+        if (name.split(':')[3] === vendor && name.split(':')[4] === product) names.add(name.toLowerCase());
     }
   }
   return [...names].sort();
@@ -46,7 +49,7 @@ describe.each(engineCases())('GET /v3/search/cpe ($name)', (engine) => {
   });
   afterAll(() => t?.close());
 
-  it('lists a product\'s names in _id order with exact totals, names without CVEs included, valid against the contract', async () => {
+  it("lists a product's names in _id order with exact totals, names without CVEs included, valid against the contract", async () => {
     const { status, body } = await search('vendor=Apache&product=HTTP_Server');
     expect(status).toBe(200);
     expect(validateAgainst(SCHEMA, body)).toEqual([]);
@@ -55,7 +58,15 @@ describe.each(engineCases())('GET /v3/search/cpe ($name)', (engine) => {
     expect(body.data.map((row: Row) => row.cpe.toLowerCase())).toEqual(expected);
     // No record in test/fixtures/nvd has an apache:http_server criterion.
     expect(body.data.every((row: Row) => row.cves.length === 0)).toBe(true);
-    expect(body._meta).toMatchObject({ limit: 100, sort: '_id', order: 'asc', page: 1, total_pages: 1, first_item: 1, last_item: expected.length });
+    expect(body._meta).toMatchObject({
+      limit: 100,
+      sort: '_id',
+      order: 'asc',
+      page: 1,
+      total_pages: 1,
+      first_item: 1,
+      last_item: expected.length,
+    });
   });
 
   it('gives cpe_struct as WFN strings with quoted specials', async () => {
@@ -63,8 +74,17 @@ describe.each(engineCases())('GET /v3/search/cpe ($name)', (engine) => {
     expect(body.data).toHaveLength(1);
     expect(body.data[0].cpe).toBe('cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*');
     expect(body.data[0].cpe_struct).toEqual({
-      part: 'a', vendor: 'apache', product: 'http_server', version: '2\\.4\\.49', update: '*', edition: '*',
-      language: '*', sw_edition: '*', target_sw: '*', target_hw: '*', other: '*',
+      part: 'a',
+      vendor: 'apache',
+      product: 'http_server',
+      version: '2\\.4\\.49',
+      update: '*',
+      edition: '*',
+      language: '*',
+      sw_edition: '*',
+      target_sw: '*',
+      target_hw: '*',
+      other: '*',
     });
   });
 
@@ -101,7 +121,9 @@ describe.each(engineCases())('GET /v3/search/cpe ($name)', (engine) => {
   it('isVulnerable=true keeps only CVEs where the name is the vulnerable element, not a platform', async () => {
     // CVE-2021-41617: AND[ OR[h:netapp:aff_a250:- vulnerable:false], OR[o:netapp:aff_a250_firmware:- vulnerable:true] ].
     const any = await search('part=h&vendor=netapp&product=aff_a250');
-    expect(any.body.data.map((row: Row) => [row.cpe, row.cves])).toEqual([['cpe:2.3:h:netapp:aff_a250:-:*:*:*:*:*:*:*', ['CVE-2021-41617']]]);
+    expect(any.body.data.map((row: Row) => [row.cpe, row.cves])).toEqual([
+      ['cpe:2.3:h:netapp:aff_a250:-:*:*:*:*:*:*:*', ['CVE-2021-41617']],
+    ]);
     const vulnerable = await search('part=h&vendor=netapp&product=aff_a250&isVulnerable=true');
     expect(vulnerable.body.data.map((row: Row) => row.cves)).toEqual([[]]);
     const firmware = await search('part=o&vendor=netapp&product=aff_a250_firmware&isVulnerable=true');
@@ -129,7 +151,10 @@ describe.each(engineCases())('GET /v3/search/cpe ($name)', (engine) => {
   });
 
   it.each([
-    ['page=101&limit=100', /failed to compose the search query: invalid pagination parameters: .*maximum result window of 10000 \(received page=101, limit=100\)/],
+    [
+      'page=101&limit=100',
+      /failed to compose the search query: invalid pagination parameters: .*maximum result window of 10000 \(received page=101, limit=100\)/,
+    ],
     ['part=x', /"part"/],
     ['isVulnerable=maybe', /"isVulnerable"/],
     ['limit=500', /"limit"/],

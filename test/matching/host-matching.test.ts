@@ -23,15 +23,32 @@ const fp = (cpe: string) => ({ cpe });
 const T0 = Date.UTC(2026, 10, 1);
 
 /** One observation per row, on its own IP. */
-const ROWS: Array<{ name: string; cpes: string[]; os?: string[]; scanner?: string[]; cves: string[]; confirmed: boolean }> = [
+const ROWS: Array<{
+  name: string;
+  cpes: string[];
+  os?: string[];
+  scanner?: string[];
+  cves: string[];
+  confirmed: boolean;
+}> = [
   // CVE-2021-41617: openssh 6.2 <= v < 8.8 (update p1 folded: 8.5p1).
-  { name: 'openssh 8.5p1', cpes: ['cpe:2.3:a:openbsd:openssh:8.5:p1:*:*:*:*:*:*'], cves: ['CVE-2021-41617'], confirmed: true },
+  {
+    name: 'openssh 8.5p1',
+    cpes: ['cpe:2.3:a:openbsd:openssh:8.5:p1:*:*:*:*:*:*'],
+    cves: ['CVE-2021-41617'],
+    confirmed: true,
+  },
   // Just past versionEndExcluding 8.8.
   { name: 'openssh 8.8', cpes: ['cpe:2.3:a:openbsd:openssh:8.8:-:*:*:*:*:*:*'], cves: [], confirmed: false },
   // Below versionStartIncluding 6.2.
   { name: 'openssh 6.1p1', cpes: ['cpe:2.3:a:openbsd:openssh:6.1:p1:*:*:*:*:*:*'], cves: [], confirmed: false },
   // CVE-2021-23017 f5:nginx [0.6.18, 1.20.1); CVE-2013-2028 [1.3.9, 1.4.0] (endIncluding boundary).
-  { name: 'nginx 1.4.0', cpes: ['cpe:2.3:a:f5:nginx:1.4.0:*:*:*:*:*:*:*'], cves: ['CVE-2013-2028', 'CVE-2021-23017'], confirmed: true },
+  {
+    name: 'nginx 1.4.0',
+    cpes: ['cpe:2.3:a:f5:nginx:1.4.0:*:*:*:*:*:*:*'],
+    cves: ['CVE-2013-2028', 'CVE-2021-23017'],
+    confirmed: true,
+  },
   { name: 'nginx 1.4.1', cpes: ['cpe:2.3:a:f5:nginx:1.4.1:*:*:*:*:*:*:*'], cves: ['CVE-2021-23017'], confirmed: true },
   { name: 'nginx 1.20.1', cpes: ['cpe:2.3:a:f5:nginx:1.20.1:*:*:*:*:*:*:*'], cves: [], confirmed: false },
   // A version-less fingerprint is only a possible match: never confirmed.
@@ -44,9 +61,20 @@ const ROWS: Array<{ name: string; cpes: string[]; os?: string[]; scanner?: strin
     cves: ['CVE-2021-41617'],
     confirmed: true,
   },
-  { name: 'aff_a250 firmware without its platform', cpes: ['cpe:2.3:o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*'], cves: [], confirmed: false },
+  {
+    name: 'aff_a250 firmware without its platform',
+    cpes: ['cpe:2.3:o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*'],
+    cves: [],
+    confirmed: false,
+  },
   // Scanner-reported CVEs stay, united with confirmed ones, but do not make a record "confirmed".
-  { name: 'scanner only', cpes: ['cpe:2.3:a:example:unknown:1.0:*:*:*:*:*:*:*'], scanner: ['CVE-2099-0001'], cves: ['CVE-2099-0001'], confirmed: false },
+  {
+    name: 'scanner only',
+    cpes: ['cpe:2.3:a:example:unknown:1.0:*:*:*:*:*:*:*'],
+    scanner: ['CVE-2099-0001'],
+    cves: ['CVE-2099-0001'],
+    confirmed: false,
+  },
   {
     name: 'scanner and knowledge',
     cpes: ['cpe:2.3:a:f5:nginx:1.18.0:*:*:*:*:*:*:*'],
@@ -118,7 +146,11 @@ describe.each(engineCases())('fingerprint → CVE matching ($name)', (engine) =>
 
   it('explain=true lists weaker matches as unconfirmed evidence, and scanner claims as such', async () => {
     const versionless = await t.get(`/v3/index/target-intel?cidr=${ipOf(6)}&explain=true`);
-    const kinds = versionless.body.data[0].cve_evidence.map((e: { cve: string; kind: string; confirmed: boolean }) => [e.cve, e.kind, e.confirmed]);
+    const kinds = versionless.body.data[0].cve_evidence.map((e: { cve: string; kind: string; confirmed: boolean }) => [
+      e.cve,
+      e.kind,
+      e.confirmed,
+    ]);
     expect(kinds).toContainEqual(['CVE-2021-23017', 'version_unknown', false]);
     expect(kinds).toContainEqual(['CVE-2013-2028', 'version_unknown', false]);
     const conditional = await t.get(`/v3/index/target-intel?cidr=${ipOf(8)}&explain=true`);
@@ -140,20 +172,36 @@ describe.each(engineCases())('fingerprint → CVE matching ($name)', (engine) =>
   it('follows renames from the CPE dictionary: a fingerprint under an old vendor name finds the CVEs of the new one', async () => {
     // igor_sysoev:nginx → nginx:nginx (real sample) → f5:nginx (a deprecation in NVD's shape).
     const dictionary = [
-      ...fs.readFileSync(fixture('cpe/nvd_cpe_dictionary_api2_samples.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)),
+      ...fs
+        .readFileSync(fixture('cpe/nvd_cpe_dictionary_api2_samples.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
       {
         cpe: {
           cpeName: 'cpe:2.3:a:nginx:nginx:1.18.0:*:*:*:*:*:*:*',
           cpeNameId: '00000000-0000-4000-8000-000000000001',
           deprecated: true,
-          deprecatedBy: [{ cpeName: 'cpe:2.3:a:f5:nginx:1.18.0:*:*:*:*:*:*:*', cpeNameId: '00000000-0000-4000-8000-000000000002' }],
+          deprecatedBy: [
+            { cpeName: 'cpe:2.3:a:f5:nginx:1.18.0:*:*:*:*:*:*:*', cpeNameId: '00000000-0000-4000-8000-000000000002' },
+          ],
           lastModified: '2024-01-01T00:00:00.000',
           titles: [{ title: 'Nginx 1.18.0', lang: 'en' }],
         },
       },
     ];
-    await ingestCpeDictionary(t.storage, dictionary.map((value, i) => ({ at: `dictionary:${i + 1}`, value })));
-    await t.ingest([{ ip: '203.0.113.9', port: 80, timestamp: T0, fingerprints: [fp('cpe:2.3:a:igor_sysoev:nginx:1.18.0:*:*:*:*:*:*:*')] }]);
+    await ingestCpeDictionary(
+      t.storage,
+      dictionary.map((value, i) => ({ at: `dictionary:${i + 1}`, value })),
+    );
+    await t.ingest([
+      {
+        ip: '203.0.113.9',
+        port: 80,
+        timestamp: T0,
+        fingerprints: [fp('cpe:2.3:a:igor_sysoev:nginx:1.18.0:*:*:*:*:*:*:*')],
+      },
+    ]);
     const { body } = await t.get('/v3/index/target-intel?cidr=203.0.113.9&explain=true');
     expect(body.data[0].cve).toEqual(['CVE-2021-23017']);
     expect(body.data[0].cve_evidence).toContainEqual(
@@ -187,7 +235,9 @@ describe.each(engineCases())('fingerprint → CVE matching ($name)', (engine) =>
     await loadFeedItems(t.storage, registry.get('nist-nvd2')!, recordsAsItems([convertNvdCve(cve)]), {
       mode: 'merge',
       onKnowledgeChanged: async (touched) => {
-        remap = await remapHosts(t.storage, matcher, touched, { aliases: (keys) => t.storage.knowledge.aliasesOf(keys) });
+        remap = await remapHosts(t.storage, matcher, touched, {
+          aliases: (keys) => t.storage.knowledge.aliasesOf(keys),
+        });
       },
     });
     expect(remap).toBeDefined();

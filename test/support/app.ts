@@ -17,7 +17,10 @@ export interface TestApp {
   token: string;
   logs: string[];
   /** Ingests observations through the real pipeline and brings the index up to date. */
-  ingest(observations: Array<Partial<Observation> & { ip: string; port: number }>, options?: Partial<PipelineOptions>): Promise<IngestSummary>;
+  ingest(
+    observations: Array<Partial<Observation> & { ip: string; port: number }>,
+    options?: Partial<PipelineOptions>,
+  ): Promise<IngestSummary>;
   get(url: string, token?: string | null): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
   close(): Promise<void>;
 }
@@ -67,10 +70,15 @@ export async function startTestApp(engine: EngineCase, env: Record<string, strin
     logs,
     async ingest(observations, options = {}) {
       const classifier = new ClassificationResolver(await storage.classificationLists.allEntries());
-      const summary = await runIngest(storage, asItems(observations.map(observation)), { classifier }, {
-        retentionDays: config.retentionDays,
-        ...options,
-      });
+      const summary = await runIngest(
+        storage,
+        asItems(observations.map(observation)),
+        { classifier },
+        {
+          retentionDays: config.retentionDays,
+          ...options,
+        },
+      );
       await context.hostIndex.refresh();
       return summary;
     },

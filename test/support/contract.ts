@@ -4,7 +4,9 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 
 // ajv-formats is CommonJS: under NodeNext its default import is the module object at type level.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => unknown;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => unknown;
 
 /**
  * Validation of response bodies and records against the component schemas of the official OpenAPI
@@ -74,11 +76,15 @@ export function nullPaths(value: unknown, path = ''): string[] {
   if (value === null) return [path || '/'];
   if (typeof value !== 'object') return [];
   const out: string[] = [];
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) out.push(...nullPaths(item, `${path}/${key}`));
+  for (const [key, item] of Object.entries(value as Record<string, unknown>))
+    out.push(...nullPaths(item, `${path}/${key}`));
   return out;
 }
 
 /** Problems of one record: schema errors (one line each) and nulls, which the schema names less clearly; `[]` when valid. */
 export function contractProblems(record: unknown, schemaName = RECORD_SCHEMA): string[] {
-  return [...describeErrors(validateAgainst(schemaName, record)), ...nullPaths(record).map((path) => `${path} is null`)];
+  return [
+    ...describeErrors(validateAgainst(schemaName, record)),
+    ...nullPaths(record).map((path) => `${path} is null`),
+  ];
 }

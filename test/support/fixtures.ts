@@ -11,7 +11,8 @@ export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 /** The path of a fixture; a missing one fails at once, naming the file, instead of a hook timing out. */
 export function fixture(relative: string): string {
   const file = path.join(FIXTURES, relative);
-  if (!fs.existsSync(file)) throw new Error(`test fixture missing: test/fixtures/${relative} (regenerate with scripts/make-fixtures.mjs)`);
+  if (!fs.existsSync(file))
+    throw new Error(`test fixture missing: test/fixtures/${relative} (regenerate with scripts/make-fixtures.mjs)`);
   return file;
 }
 

@@ -18,7 +18,10 @@ describe('buildMmdb', () => {
         [
           { cidr: '8.8.8.0/24', data: GOOGLE_ASN },
           { cidr: '2001:4860::/32', data: GOOGLE_ASN },
-          { cidr: '1.1.1.0/24', data: { autonomous_system_number: 13335, autonomous_system_organization: 'CLOUDFLARENET' } },
+          {
+            cidr: '1.1.1.0/24',
+            data: { autonomous_system_number: 13335, autonomous_system_organization: 'CLOUDFLARENET' },
+          },
         ],
         { databaseType: 'GeoLite2-ASN', description: 'test ASN data' },
       ),
@@ -111,10 +114,12 @@ describe('buildMmdb', () => {
   });
 
   it('rejects values that do not fit their type', () => {
-    expect(() => buildMmdb([{ cidr: '10.0.0.0/8', data: { v: mmdbType.uint16(65_536) } }], { databaseType: 't' })).toThrow(
-      /does not fit in uint16/,
+    expect(() =>
+      buildMmdb([{ cidr: '10.0.0.0/8', data: { v: mmdbType.uint16(65_536) } }], { databaseType: 't' }),
+    ).toThrow(/does not fit in uint16/);
+    expect(() => buildMmdb([{ cidr: '10.0.0.0/8', data: { v: null } }], { databaseType: 't' })).toThrow(
+      /cannot encode/,
     );
-    expect(() => buildMmdb([{ cidr: '10.0.0.0/8', data: { v: null } }], { databaseType: 't' })).toThrow(/cannot encode/);
   });
 
   it('writes the metadata', () => {
@@ -190,7 +195,8 @@ describe('buildMmdb', () => {
   it('shares identical records and repeated strings through pointers of every size', () => {
     const organisation = 'A very long autonomous system organisation name';
     const entries: MmdbEntry[] = [];
-    for (let i = 0; i < 256; i++) entries.push({ cidr: `10.0.${i}.0/24`, data: { autonomous_system_organization: organisation } });
+    for (let i = 0; i < 256; i++)
+      entries.push({ cidr: `10.0.${i}.0/24`, data: { autonomous_system_organization: organisation } });
     const shared = buildMmdb(entries, { databaseType: 'test' });
     const reader = read(shared);
     expect(reader.get('10.0.200.1')).toEqual({ autonomous_system_organization: organisation });

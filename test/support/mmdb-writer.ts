@@ -217,7 +217,8 @@ class DataSectionWriter {
     if (value instanceof MmdbTyped) return this.writeTyped(value);
     if (typeof value === 'boolean') return this.push(header(TYPE.boolean, value ? 1 : 0));
     if (typeof value === 'number') return this.writeTyped(inferNumberType(value));
-    if (typeof value === 'bigint') return this.writeTyped(new MmdbTyped(value < 2n ** 64n ? 'uint64' : 'uint128', value));
+    if (typeof value === 'bigint')
+      return this.writeTyped(new MmdbTyped(value < 2n ** 64n ? 'uint64' : 'uint128', value));
     if (value instanceof Uint8Array) return this.push(header(TYPE.bytes, value.length), Buffer.from(value));
     if (Array.isArray(value)) {
       this.push(header(TYPE.array, value.length));

@@ -56,7 +56,10 @@ describe.each(engineCases())('target-intel authentication on $name', (engine) =>
   it.each([
     ['Authorization: Bearer T', (token: string) => inject(`${TI}?limit=1`, { authorization: `Bearer ${token}` })],
     ['Authorization: bearer T', (token: string) => inject(`${TI}?limit=1`, { authorization: `bearer ${token}` })],
-    ['Authorization: T (bare, as the Python SDK sends it)', (token: string) => inject(`${TI}?limit=1`, { authorization: token })],
+    [
+      'Authorization: T (bare, as the Python SDK sends it)',
+      (token: string) => inject(`${TI}?limit=1`, { authorization: token }),
+    ],
     ['?token=T', (token: string) => inject(`${TI}?limit=1&token=${encodeURIComponent(token)}`)],
     ['?token=T first', (token: string) => inject(`${TI}?token=${encodeURIComponent(token)}&limit=1`)],
     ['cookie token=T', (token: string) => inject(`${TI}?limit=1`, { cookie: `token=${token}` })],
@@ -108,7 +111,10 @@ describe.each(engineCases())('target-intel authentication on $name', (engine) =>
   it('401 for a token unused for longer than VULNSCOPE_TOKEN_IDLE_DAYS (30)', async () => {
     const longAgo = Date.now() - 40 * DAY_MS;
     const neverUsed = await freshToken();
-    await t.storage.db.run(`UPDATE tokens SET created_at = ?, last_used_at = NULL WHERE id = ?`, [longAgo, neverUsed.info.id]);
+    await t.storage.db.run(`UPDATE tokens SET created_at = ?, last_used_at = NULL WHERE id = ?`, [
+      longAgo,
+      neverUsed.info.id,
+    ]);
     expect401(await t.get(TI, neverUsed.token));
 
     const idle = await freshToken();

@@ -10,10 +10,12 @@ import { observation } from '../support/app.js';
 import { postgresCase, POSTGRES_URL, sqliteCase } from '../support/engines.js';
 
 const classifier = new ClassificationResolver([]);
-const record = (n: number): HostWrite => prepare(observation({ ip: `198.51.100.${n}`, port: 443, timestamp: Date.now() }), { classifier });
+const record = (n: number): HostWrite =>
+  prepare(observation({ ip: `198.51.100.${n}`, port: 443, timestamp: Date.now() }), { classifier });
 
 /** A writer that skips the convention every real writer follows: it logs the change but never announces the commit. */
-const writeSilently = (storage: Storage, write: HostWrite) => storage.db.transaction((tx) => applyBatch(tx, [write], Date.now()));
+const writeSilently = (storage: Storage, write: HostWrite) =>
+  storage.db.transaction((tx) => applyBatch(tx, [write], Date.now()));
 
 async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;
@@ -73,7 +75,9 @@ describe.skipIf(!POSTGRES_URL)('change-log commits announced to a listening inde
       await admin.connect();
       try {
         // Every listener on the channel (the other index, or another suite's, listens again the same way).
-        await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN "vulnscope_host_changes"'`);
+        await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN "vulnscope_host_changes"'`,
+        );
       } finally {
         await admin.end();
       }
@@ -90,7 +94,10 @@ describe.skipIf(!POSTGRES_URL)('change-log commits announced to a listening inde
       await lossy.catchUp();
       expect(lossy.index.size).toBe(before + 2);
       await writer.hosts.upsertBatch([record(5)]);
-      await until(async () => (await lossy.catchUp(), lossy.index.size === before + 3), 'the commit announced after listening resumed');
+      await until(
+        async () => (await lossy.catchUp(), lossy.index.size === before + 3),
+        'the commit announced after listening resumed',
+      );
     } finally {
       await lossy.stop();
     }

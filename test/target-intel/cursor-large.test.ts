@@ -26,10 +26,22 @@ const v4 = (i: number) => {
 const v6 = (k: number) => `2001:db8:${(k + 1).toString(16)}::${(k * 7 + 1).toString(16)}`;
 /** Timestamp rank (a permutation of 0..4999, unrelated to address order). */
 const rank = (i: number) => (i * 7919) % (LARGE_V4 + LARGE_V6);
-interface Large { key: string; ts: number; port: number }
+interface Large {
+  key: string;
+  ts: number;
+  port: number;
+}
 const LARGE: Large[] = [
-  ...Array.from({ length: LARGE_V4 }, (_, i) => ({ key: `${v4(i)} ${1000 + (i % 37)}/tcp`, ts: BASE + rank(i) * 61_000, port: 1000 + (i % 37) })),
-  ...Array.from({ length: LARGE_V6 }, (_, k) => ({ key: `${v6(k)} 443/tcp`, ts: BASE + rank(LARGE_V4 + k) * 61_000, port: 443 })),
+  ...Array.from({ length: LARGE_V4 }, (_, i) => ({
+    key: `${v4(i)} ${1000 + (i % 37)}/tcp`,
+    ts: BASE + rank(i) * 61_000,
+    port: 1000 + (i % 37),
+  })),
+  ...Array.from({ length: LARGE_V6 }, (_, k) => ({
+    key: `${v6(k)} 443/tcp`,
+    ts: BASE + rank(LARGE_V4 + k) * 61_000,
+    port: 443,
+  })),
 ];
 const largeObservations = (): Obs[] =>
   LARGE.map((r, i) => ({
@@ -137,13 +149,20 @@ describe.each(engineCases())('target-intel paging over 5000 records on $name', (
       // Supersede 20 records with a new fingerprint.
       for (let j = 0; j < 20; j++) {
         const i = (round * 1301 + j * 211 + 7) % LARGE_V4;
-        updates.push({ ...all[i]!, timestamp: BASE + 7000 * 61_000 + round * 1000 + j,
-          fingerprints: [{ cpe: 'cpe:2.3:a:acme:upgraded:9.9:*:*:*:*:*:*:*' }] });
+        updates.push({
+          ...all[i]!,
+          timestamp: BASE + 7000 * 61_000 + round * 1000 + j,
+          fingerprints: [{ cpe: 'cpe:2.3:a:acme:upgraded:9.9:*:*:*:*:*:*:*' }],
+        });
         changed.add(LARGE[i]!.key);
       }
       // Insert 50 new records with timestamps inside the walk's range.
       for (let j = 0; j < 50; j++) {
-        updates.push({ ip: `172.16.${round}.${j}`, port: 80, timestamp: BASE + (((round * 50 + j) * 97) % 5000) * 61_000 + 30_000 });
+        updates.push({
+          ip: `172.16.${round}.${j}`,
+          port: 80,
+          timestamp: BASE + (((round * 50 + j) * 97) % 5000) * 61_000 + 30_000,
+        });
       }
       await t.ingest(updates);
     });

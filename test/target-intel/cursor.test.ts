@@ -116,7 +116,7 @@ describe.each(engineCases())('target-intel cursor paging on $name', (engine) => 
     expect(served).toEqual(await offsetLabels(t, 'port=443&sort=port&order=desc'));
   });
 
-  it('repeating the walk\'s own parameters beside cursor is allowed', async () => {
+  it("repeating the walk's own parameters beside cursor is allowed", async () => {
     const first = await t.get(`${TI}?start_cursor=true&limit=2&vendor=apache&sort=ip&order=asc`);
     const cursor = encodeURIComponent(first.body._meta.next_cursor);
     const alone = await t.get(`${TI}?cursor=${cursor}`);
@@ -125,7 +125,7 @@ describe.each(engineCases())('target-intel cursor paging on $name', (engine) => 
     expect(repeated.body.data).toEqual(alone.body.data);
   });
 
-  it('changing the walk\'s parameters beside cursor is a 400 naming the parameter', async () => {
+  it("changing the walk's parameters beside cursor is a 400 naming the parameter", async () => {
     const first = await t.get(`${TI}?start_cursor=true&limit=2&vendor=apache&sort=ip&order=asc`);
     const cursor = encodeURIComponent(first.body._meta.next_cursor);
     for (const [change, parameter] of [
@@ -227,7 +227,10 @@ describe.each(engineCases())('target-intel cursor walks while records change on 
     expect(keys.length, `a port served twice: ${keys.join(', ')}`).toBe(new Set(keys).size);
     const served = records.map(labelOf);
     for (const label of ALL_LABELS.filter((l) => !changed.has(l))) {
-      expect(served.filter((l) => l === label), `${label} (unchanged) served exactly once`).toHaveLength(1);
+      expect(
+        served.filter((l) => l === label),
+        `${label} (unchanged) served exactly once`,
+      ).toHaveLength(1);
     }
     return { pages, served, changed };
   }
@@ -242,8 +245,12 @@ describe.each(engineCases())('target-intel cursor walks while records change on 
           // A new record newer than everything.
           { ip: '192.0.2.200', port: 443, timestamp: at('2025-06-12T02:00:00Z') },
           // R2's port now runs another nginx: R2 is superseded (deleted), a new record inserted.
-          { ip: '192.0.2.11', port: 80, timestamp: at('2025-06-12T03:00:00Z'),
-            fingerprints: [{ cpe: 'cpe:2.3:a:f5:nginx:1.27.0:*:*:*:*:*:*:*' }] },
+          {
+            ip: '192.0.2.11',
+            port: 80,
+            timestamp: at('2025-06-12T03:00:00Z'),
+            fingerprints: [{ cpe: 'cpe:2.3:a:f5:nginx:1.27.0:*:*:*:*:*:*:*' }],
+          },
           // A late, older observation of R5: changes nothing.
           { ...obsOf('R5'), timestamp: at('2025-06-01T00:00:00Z') },
         ]);
@@ -273,8 +280,11 @@ describe.each(engineCases())('target-intel cursor walks while records change on 
           { ip: '192.0.2.200', port: 80, timestamp: at('2025-06-10T00:00:00Z') }, // ahead
           { ip: '2001:db8::1', port: 80, timestamp: at('2025-06-10T00:00:00Z') }, // ahead, IPv6
           { ...obsOf('R15'), timestamp: at('2025-06-12T00:00:00Z') }, // served, updated
-          { ...obsOf('R4'), timestamp: at('2025-06-12T00:00:00Z'),
-            fingerprints: [{ cpe: 'cpe:2.3:a:apache:http_server:2.4.62:*:*:*:*:*:*:*' }] }, // R4 superseded
+          {
+            ...obsOf('R4'),
+            timestamp: at('2025-06-12T00:00:00Z'),
+            fingerprints: [{ cpe: 'cpe:2.3:a:apache:http_server:2.4.62:*:*:*:*:*:*:*' }],
+          }, // R4 superseded
         ]);
         return ['R15', 'R4'];
       }

@@ -24,7 +24,12 @@ function records(): Input[] {
 }
 
 const QUERIES: Array<Record<string, string>> = [
-  {}, { port: '80' }, { hostname: 'host' }, { cve: 'CVE-2021-41773' }, { cidr: '10.30.0.0/24' }, { updatedAtEndDate: '2025-06-02T00:00:00Z' },
+  {},
+  { port: '80' },
+  { hostname: 'host' },
+  { cve: 'CVE-2021-41773' },
+  { cidr: '10.30.0.0/24' },
+  { updatedAtEndDate: '2025-06-02T00:00:00Z' },
 ];
 
 describe.each(engineCases())('an expiry applied from the change log on $name', (engine) => {
@@ -56,7 +61,10 @@ describe.each(engineCases())('an expiry applied from the change log on $name', (
     for (const params of QUERIES) {
       const expected = fresh.index.page(parseHostQuery(params), request);
       const got = running.index.page(parseHostQuery(params), request);
-      expect({ total: got.total, ids: got.ids }, JSON.stringify(params)).toEqual({ total: expected.total, ids: expected.ids });
+      expect({ total: got.total, ids: got.ids }, JSON.stringify(params)).toEqual({
+        total: expected.total,
+        ids: expected.ids,
+      });
     }
   });
 });

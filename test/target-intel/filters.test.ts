@@ -176,8 +176,10 @@ const SINGLE_FILTERS: Array<[string, Label[]]> = [
   ['lastModEndDate=2025-06-02T07:59:59Z', []],
   ['lastModEndDate=2025-06-02T08:00:00Z', ['R2', 'R18', 'R19']],
   ['updatedAtStartDate=2025-06-10T06:00:00Z', ['R16', 'R17']],
-  ['updatedAtStartDate=2025-06-04T00:00:00%2B02:00',
-    ['R1', 'R4', 'R5', 'R6', 'R7', 'R8', 'R9', 'R10', 'R11', 'R12', 'R14', 'R15', 'R16', 'R17', 'R20']],
+  [
+    'updatedAtStartDate=2025-06-04T00:00:00%2B02:00',
+    ['R1', 'R4', 'R5', 'R6', 'R7', 'R8', 'R9', 'R10', 'R11', 'R12', 'R14', 'R15', 'R16', 'R17', 'R20'],
+  ],
   ['updatedAtStartDate=2025-06-07&lastModEndDate=2025-06-07', ['R8', 'R20']],
   ['pubStartDate=2025-06-01&pubEndDate=2025-06-01&updatedAtStartDate=2025-06-05', ['R1']],
   ['date=2025-06-04&pubStartDate=2025-06-04T12:00:00Z', ['R5']],
@@ -311,19 +313,33 @@ describe.each(engineCases())('target-intel hostname filters while hostnames chan
     // R1 and R12 share www.example.com.
     expect(await labels('hostname=www.example')).toEqual(['R1', 'R12']);
     // R12 is re-scanned under another name.
-    await t.ingest([{ ...DATASET.find(([l]) => l === 'R12')![1], timestamp: at('2025-06-12T00:00:00Z'), hostnames: ['renamed.example.net'] }]);
+    await t.ingest([
+      {
+        ...DATASET.find(([l]) => l === 'R12')![1],
+        timestamp: at('2025-06-12T00:00:00Z'),
+        hostnames: ['renamed.example.net'],
+      },
+    ]);
     expect(await labels('hostname=www.example')).toEqual(['R1']);
     expect(await labels('hostname=renamed')).toEqual(['R12']);
     expect(await labels('domain=example.net')).toEqual(['R11', 'R12']);
     expect(await labels('domain=example.com')).toEqual(['R1', 'R2', 'R9', 'R21']);
     // R1's port now runs something else and reports no hostname: R1 is superseded.
-    await t.ingest([{ ip: '192.0.2.10', port: 443, timestamp: at('2025-06-12T00:00:00Z'),
-      fingerprints: [{ cpe: 'cpe:2.3:a:f5:nginx:1.27.0:*:*:*:*:*:*:*' }] }]);
+    await t.ingest([
+      {
+        ip: '192.0.2.10',
+        port: 443,
+        timestamp: at('2025-06-12T00:00:00Z'),
+        fingerprints: [{ cpe: 'cpe:2.3:a:f5:nginx:1.27.0:*:*:*:*:*:*:*' }],
+      },
+    ]);
     expect(await labels('hostname=www.example')).toEqual([]);
     expect(await labels('hostname=www')).toEqual(['R11']);
     expect(await labels('domain=example.com')).toEqual(['R2', 'R9', 'R21']);
     // The name comes back on a new record.
-    await t.ingest([{ ip: '192.0.2.50', port: 80, timestamp: at('2025-06-12T00:00:00Z'), hostnames: ['www.example.com'] }]);
+    await t.ingest([
+      { ip: '192.0.2.50', port: 80, timestamp: at('2025-06-12T00:00:00Z'), hostnames: ['www.example.com'] },
+    ]);
     expect(await labels('hostname=www.example')).toEqual(['192.0.2.50 80/tcp']);
     expect(await labels('domain=www.example.com')).toEqual(['192.0.2.50 80/tcp']);
   });

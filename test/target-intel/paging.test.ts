@@ -44,7 +44,11 @@ describe.each(engineCases())('target-intel offset paging and sorting on $name', 
   it('splits the result into pages with exact meta arithmetic', async () => {
     const all = await offsetLabels(t, '');
     const served: string[] = [];
-    for (const [page, size] of [[1, 7], [2, 7], [3, 6]] as const) {
+    for (const [page, size] of [
+      [1, 7],
+      [2, 7],
+      [3, 6],
+    ] as const) {
       const response = await t.get(`${TI}?limit=7&page=${page}`);
       expect(response.status).toBe(200);
       expect(response.body.data).toHaveLength(size);
@@ -144,11 +148,23 @@ describe.each(engineCases())('target-intel offset paging and sorting on $name', 
 
   it('sorts a filtered result by ip exactly', async () => {
     expect(await offsetLabels(t, 'cidr=192.0.2.0/24&sort=ip&order=asc')).toEqual([
-      'R21', 'R12', 'R1', 'R2', 'R3', 'R18', 'R19',
+      'R21',
+      'R12',
+      'R1',
+      'R2',
+      'R3',
+      'R18',
+      'R19',
     ]);
     expect(await offsetLabels(t, 'vendor=apache&sort=ip&order=desc')).toEqual(['R9', 'R4', 'R1', 'R16', 'R15']);
     expect(await offsetLabels(t, 'contains_cve=true&sort=date_added&order=asc')).toEqual([
-      'R1', 'R3', 'R7', 'R8', 'R9', 'R12', 'R15',
+      'R1',
+      'R3',
+      'R7',
+      'R8',
+      'R9',
+      'R12',
+      'R15',
     ]);
   });
 

@@ -6,34 +6,184 @@ import { labelSet, loadDataset, TI } from './dataset.js';
 import { schemaErrors } from './helpers.js';
 
 const KNOWN = [
-  'cidr', 'hostname', 'domain', 'cve', 'vendor', 'product', 'version', 'cpe', 'asn', 'country', 'country_code',
-  'protocol', 'transport', 'port', 'contains_cve', 'confirmed', 'classifications', 'id', 'date', 'pubStartDate',
-  'pubEndDate', 'updatedAtStartDate', 'updatedAtEndDate', 'lastModStartDate', 'lastModEndDate', 'page', 'limit',
-  'start_cursor', 'cursor', 'sort', 'order', 'token', 'show_pages', 'show_query',
+  'cidr',
+  'hostname',
+  'domain',
+  'cve',
+  'vendor',
+  'product',
+  'version',
+  'cpe',
+  'asn',
+  'country',
+  'country_code',
+  'protocol',
+  'transport',
+  'port',
+  'contains_cve',
+  'confirmed',
+  'classifications',
+  'id',
+  'date',
+  'pubStartDate',
+  'pubEndDate',
+  'updatedAtStartDate',
+  'updatedAtEndDate',
+  'lastModStartDate',
+  'lastModEndDate',
+  'page',
+  'limit',
+  'start_cursor',
+  'cursor',
+  'sort',
+  'order',
+  'token',
+  'show_pages',
+  'show_query',
 ];
 
 const INTERESTING = [
-  '', ' ', 'true', 'false', 'TRUE', 'yes', '1', '0', '-1', '1.5', '2', '7', '100', '101', '443', '65535', '65536',
-  '2000', '2001', '9'.repeat(40), '9'.repeat(400), '1e3', '0x10', 'NaN', 'Infinity', '-0',
-  '10.0.0.0/8', '192.0.2.10', '::/0', '2001:db8::/32', '2001:db8::/129', '10.0.0.0/33', '300.1.1.1', '1.2.3.4/0',
-  'CVE-2021-41773', 'cve-2021-41773', 'CVE-21-1', 'cpe:2.3:a:apache:http_server', 'cpe:/a:apache', 'cpe:2.3:a:*:*:2.4.*',
-  'cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*:*', 'cpe:2.3:a:a\\:b', 'cpe:2.3:a:a*b', 'cpe:/a:%zz', 'cpe:/a:%01%01',
-  'c2', 'c2:cobalt_strike', 'C2:Cobalt Strike', 'c2,cdn,', ',', 'bogus', 'scanner:', ':c2',
-  'AS64500', 'as0', 'AS99999999999', 'US', 'usa', 'Germany', 'apache', 'Apache httpd', 'example.com', '.example.com',
-  '2025-06-04', '2025-02-30', '2025-06-04T00:00:00Z', '2025-06-04 00:00Z', '2025-06-04T00:00:00+0200', '0099-01-01',
-  '275760-09-13', '9999-12-31T23:59:59.999999999Z', 'asc', 'desc', 'ip', 'port', 'timestamp', 'date_added', 'DESC',
-  'udp', 'tcp', 'TCP', 'icmp', '__proto__', 'constructor', 'null', 'undefined', '[]', '{}', '"', "'", '<script>',
-  'a'.repeat(3000), '\u0000', 'é', '日本', '😀', 'VALID_CURSOR', 'VALID_CURSOR_TAMPERED',
+  '',
+  ' ',
+  'true',
+  'false',
+  'TRUE',
+  'yes',
+  '1',
+  '0',
+  '-1',
+  '1.5',
+  '2',
+  '7',
+  '100',
+  '101',
+  '443',
+  '65535',
+  '65536',
+  '2000',
+  '2001',
+  '9'.repeat(40),
+  '9'.repeat(400),
+  '1e3',
+  '0x10',
+  'NaN',
+  'Infinity',
+  '-0',
+  '10.0.0.0/8',
+  '192.0.2.10',
+  '::/0',
+  '2001:db8::/32',
+  '2001:db8::/129',
+  '10.0.0.0/33',
+  '300.1.1.1',
+  '1.2.3.4/0',
+  'CVE-2021-41773',
+  'cve-2021-41773',
+  'CVE-21-1',
+  'cpe:2.3:a:apache:http_server',
+  'cpe:/a:apache',
+  'cpe:2.3:a:*:*:2.4.*',
+  'cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*:*',
+  'cpe:2.3:a:a\\:b',
+  'cpe:2.3:a:a*b',
+  'cpe:/a:%zz',
+  'cpe:/a:%01%01',
+  'c2',
+  'c2:cobalt_strike',
+  'C2:Cobalt Strike',
+  'c2,cdn,',
+  ',',
+  'bogus',
+  'scanner:',
+  ':c2',
+  'AS64500',
+  'as0',
+  'AS99999999999',
+  'US',
+  'usa',
+  'Germany',
+  'apache',
+  'Apache httpd',
+  'example.com',
+  '.example.com',
+  '2025-06-04',
+  '2025-02-30',
+  '2025-06-04T00:00:00Z',
+  '2025-06-04 00:00Z',
+  '2025-06-04T00:00:00+0200',
+  '0099-01-01',
+  '275760-09-13',
+  '9999-12-31T23:59:59.999999999Z',
+  'asc',
+  'desc',
+  'ip',
+  'port',
+  'timestamp',
+  'date_added',
+  'DESC',
+  'udp',
+  'tcp',
+  'TCP',
+  'icmp',
+  '__proto__',
+  'constructor',
+  'null',
+  'undefined',
+  '[]',
+  '{}',
+  '"',
+  "'",
+  '<script>',
+  'a'.repeat(3000),
+  '\u0000',
+  'é',
+  '日本',
+  '😀',
+  'VALID_CURSOR',
+  'VALID_CURSOR_TAMPERED',
 ];
 
 /** Raw (not re-encoded) fragments: malformed and unusual escapes, form-encoding details. */
-const RAW = ['%', '%zz', '%2', '%%', '%00', '%E2%82', '%C0%AF', '%FF', '%ED%A0%80', '+', '%2B', '%26', '%3D', '%23', '%3F', '%20', '=', '=='];
+const RAW = [
+  '%',
+  '%zz',
+  '%2',
+  '%%',
+  '%00',
+  '%E2%82',
+  '%C0%AF',
+  '%FF',
+  '%ED%A0%80',
+  '+',
+  '%2B',
+  '%26',
+  '%3D',
+  '%23',
+  '%3F',
+  '%20',
+  '=',
+  '==',
+];
 
 const key = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...KNOWN) },
   { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 5 }) },
-  { weight: 1, arbitrary: fc.constantFrom('Limit', 'TOKEN', 'pages', 'foo', '__proto__', 'constructor', 'hasOwnProperty', 'cve[]', 'a.b', '') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'Limit',
+      'TOKEN',
+      'pages',
+      'foo',
+      '__proto__',
+      'constructor',
+      'hasOwnProperty',
+      'cve[]',
+      'a.b',
+      '',
+    ),
+  },
 );
 const value = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom(...INTERESTING) },
@@ -78,7 +228,11 @@ describe.each(engineCases())('target-intel with random and malformed query strin
     await fc.assert(
       fc.asyncProperty(query, async (pairs) => {
         const qs = build(pairs);
-        const response = await t.app.inject({ method: 'GET', url: `${TI}?${qs}`, headers: { authorization: `Bearer ${t.token}` } });
+        const response = await t.app.inject({
+          method: 'GET',
+          url: `${TI}?${qs}`,
+          headers: { authorization: `Bearer ${t.token}` },
+        });
         const context = `${response.statusCode} for ?${qs.slice(0, 500)}: ${response.body.slice(0, 300)}`;
         expect(response.statusCode, context).toBeLessThan(500);
         expect([200, 400], context).toContain(response.statusCode);
@@ -91,8 +245,12 @@ describe.each(engineCases())('target-intel with random and malformed query strin
           expect(Number.isInteger(meta.total_documents), context).toBe(true);
           expect(meta.total_documents, context).toBeLessThanOrEqual(20);
           expect(meta.last_item - meta.first_item + 1, context).toBe(body.data.length);
-          expect(meta.matches.some((m: { field: string }) => m.field === 'token'), context).toBe(false);
-          if ('next_cursor' in meta) expect(typeof meta.next_cursor === 'string' && meta.next_cursor.length > 0, context).toBe(true);
+          expect(
+            meta.matches.some((m: { field: string }) => m.field === 'token'),
+            context,
+          ).toBe(false);
+          if ('next_cursor' in meta)
+            expect(typeof meta.next_cursor === 'string' && meta.next_cursor.length > 0, context).toBe(true);
         } else {
           expect(Object.keys(body).sort(), context).toEqual(['error', 'errors']);
           expect(body.error, context).toBe(true);
@@ -126,7 +284,9 @@ describe.each(engineCases())('target-intel with random and malformed query strin
     ['version', ['2.4.49', '9.16.1', '1.1.1k']],
   ];
   const filterSet = fc.uniqueArray(
-    fc.integer({ min: 0, max: VALID.length - 1 }).chain((i) => fc.constantFrom(...VALID[i]![1]).map((v) => [VALID[i]![0], v] as const)),
+    fc
+      .integer({ min: 0, max: VALID.length - 1 })
+      .chain((i) => fc.constantFrom(...VALID[i]![1]).map((v) => [VALID[i]![0], v] as const)),
     { minLength: 2, maxLength: 4, selector: ([name]) => name },
   );
 

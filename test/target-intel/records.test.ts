@@ -26,7 +26,14 @@ async function served(t: TestApp): Promise<any[]> {
   expect(response.body._meta.total_documents).toBe(response.body.data.length);
   return response.body.data;
 }
-const brief = (r: any) => ({ ip: r.ip, port: r.port, protocol: r.protocol, cpe: r.cpe, timestamp: r.timestamp, date_added: r.date_added });
+const brief = (r: any) => ({
+  ip: r.ip,
+  port: r.port,
+  protocol: r.protocol,
+  cpe: r.cpe,
+  timestamp: r.timestamp,
+  date_added: r.date_added,
+});
 
 describe.each(engineCases())('target-intel record rules (upsert, supersede) on $name', (engine) => {
   let t: TestApp;
@@ -44,9 +51,15 @@ describe.each(engineCases())('target-intel record rules (upsert, supersede) on $
   });
 
   it('a newer observation of the same key updates the record; date_added keeps the first', async () => {
-    expect(await t.ingest([https(T1, { hostnames: ['old.example.com'], cves: ['CVE-2021-41773'] })])).toMatchObject({ inserted: 1 });
+    expect(await t.ingest([https(T1, { hostnames: ['old.example.com'], cves: ['CVE-2021-41773'] })])).toMatchObject({
+      inserted: 1,
+    });
     const summary = await t.ingest([
-      https(T3, { hostnames: ['new.example.com'], cves: ['CVE-2021-42013'], fingerprints: [{ cpe: APACHE_2449, banner: 'Apache/2.4.49 (Unix)' }] }),
+      https(T3, {
+        hostnames: ['new.example.com'],
+        cves: ['CVE-2021-42013'],
+        fingerprints: [{ cpe: APACHE_2449, banner: 'Apache/2.4.49 (Unix)' }],
+      }),
     ]);
     expect(summary).toMatchObject({ inserted: 0, updated: 1, unchanged: 0, superseded: 0 });
     const records = await served(t);
@@ -91,7 +104,12 @@ describe.each(engineCases())('target-intel record rules (upsert, supersede) on $
   it('the key ignores volatile fingerprint fields, fingerprint order and CPE spelling', async () => {
     await t.ingest([https(T1, { fingerprints: [{ cpe: APACHE_2449, banner: 'a' }, { cpe: NGINX }] })]);
     const summary = await t.ingest([
-      https(T2, { fingerprints: [{ cpe: 'cpe:/a:f5:nginx:1.25.3' }, { cpe: 'CPE:2.3:A:Apache:HTTP_Server:2.4.49:*:*:*:*:*:*:*', banner: 'b' }] }),
+      https(T2, {
+        fingerprints: [
+          { cpe: 'cpe:/a:f5:nginx:1.25.3' },
+          { cpe: 'CPE:2.3:A:Apache:HTTP_Server:2.4.49:*:*:*:*:*:*:*', banner: 'b' },
+        ],
+      }),
     ]);
     expect(summary).toMatchObject({ inserted: 0, updated: 1, superseded: 0 });
     expect((await served(t)).map((r) => r.timestamp)).toEqual([iso(T2)]);
@@ -148,7 +166,7 @@ describe.each(engineCases())('target-intel record rules (upsert, supersede) on $
   });
 
   it('an observation with no fingerprint supersedes nothing', async () => {
-    await t.ingest([https(T1), https(T1, { fingerprints: [] , port: 80 })]);
+    await t.ingest([https(T1), https(T1, { fingerprints: [], port: 80 })]);
     const summary = await t.ingest([{ ip: '192.0.2.10', port: 443, timestamp: T3 }]);
     expect(summary).toMatchObject({ inserted: 1, superseded: 0 });
     const records = await served(t);
@@ -221,7 +239,12 @@ describe.each(engineCases())('target-intel record shape on $name', (engine) => {
       version: ['2.4.49', '1.1.1k'],
       fingerprints: [
         { cpe: APACHE_2449, vendor: 'apache', product: 'http_server', version: '2.4.49' },
-        { cpe: 'cpe:2.3:a:openssl:openssl:1.1.1k:*:*:*:*:*:*:*', vendor: 'openssl', product: 'openssl', version: '1.1.1k' },
+        {
+          cpe: 'cpe:2.3:a:openssl:openssl:1.1.1k:*:*:*:*:*:*:*',
+          vendor: 'openssl',
+          product: 'openssl',
+          version: '1.1.1k',
+        },
       ],
       contains_cve: true,
       asn: 'AS64500',
@@ -326,7 +349,9 @@ describe.each(engineCases())('target-intel rolling window on $name', (engine) =>
       expect(summary).toMatchObject({ read: 4, expired: 2, inserted: 2 });
       expect((await served(t)).map((r) => r.ip)).toEqual(['192.0.2.3', '192.0.2.4']);
       // A late, expired observation of a stored key changes nothing either.
-      const late = await t.ingest([{ ip: '192.0.2.3', port: 80, timestamp: now - 45 * DAY_MS, hostnames: ['x.example'] }]);
+      const late = await t.ingest([
+        { ip: '192.0.2.3', port: 80, timestamp: now - 45 * DAY_MS, hostnames: ['x.example'] },
+      ]);
       expect(late).toMatchObject({ expired: 1, inserted: 0, updated: 0, unchanged: 0 });
       expect((await served(t)).map((r) => r.hostname)).toEqual(['', '']);
     } finally {
@@ -334,46 +359,53 @@ describe.each(engineCases())('target-intel rolling window on $name', (engine) =>
     }
   });
 
-  it.each(['a pass over the table', "the server's index"])('expireObservations removes stored records that aged out, keeps re-scanned ones (found by %s)', async (finder) => {
-    const t = await startTestApp(engine); // retention 0 at ingest: old observations are stored
-    const expireObservations = (storage: typeof t.storage, days: number) =>
-      finder === 'a pass over the table'
-        ? expireWith(storage, days)
-        : t.context.hostIndex.refresh().then(() => expireWith(storage, days, Date.now(), (before) => t.context.hostIndex.index.idsObservedBefore(before)));
-    try {
-      const now = Date.now();
-      await t.ingest([
-        { ip: '192.0.2.1', port: 80, timestamp: now - 40 * DAY_MS, fingerprints: [{ cpe: NGINX }] },
-        { ip: '192.0.2.2', port: 80, timestamp: now - 40 * DAY_MS },
-        { ip: '192.0.2.2', port: 80, timestamp: now - DAY_MS }, // re-scanned: first added 40 days ago
-        { ip: '192.0.2.3', port: 80, timestamp: now - 31 * DAY_MS },
-        { ip: '192.0.2.4', port: 80, timestamp: now - 29 * DAY_MS },
-      ]);
-      expect((await served(t)).map((r) => r.ip)).toEqual(['192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4']);
-      // A cursor walk started before the sweep.
-      const walk = await t.get(`${TI}?start_cursor=true&limit=1&sort=ip&order=asc`);
-      const result = await expireObservations(t.storage, 30);
-      expect(result.expired).toBe(2);
-      await t.context.hostIndex.refresh();
-      const records = await served(t);
-      expect(records.map((r) => r.ip)).toEqual(['192.0.2.2', '192.0.2.4']);
-      expect(records[0].date_added).toBe(iso(now - 40 * DAY_MS));
-      expect((await t.get(`${TI}?cpe=cpe:2.3:a:f5:nginx`)).body._meta.total_documents).toBe(0);
-      // The walk continues without the expired records.
-      const next = await t.get(`${TI}?cursor=${encodeURIComponent(walk.body._meta.next_cursor)}`);
-      const rest = [next];
-      while (rest.at(-1)!.body._meta.next_cursor) {
-        rest.push(await t.get(`${TI}?cursor=${encodeURIComponent(rest.at(-1)!.body._meta.next_cursor)}`));
+  it.each(['a pass over the table', "the server's index"])(
+    'expireObservations removes stored records that aged out, keeps re-scanned ones (found by %s)',
+    async (finder) => {
+      const t = await startTestApp(engine); // retention 0 at ingest: old observations are stored
+      const expireObservations = (storage: typeof t.storage, days: number) =>
+        finder === 'a pass over the table'
+          ? expireWith(storage, days)
+          : t.context.hostIndex
+              .refresh()
+              .then(() =>
+                expireWith(storage, days, Date.now(), (before) => t.context.hostIndex.index.idsObservedBefore(before)),
+              );
+      try {
+        const now = Date.now();
+        await t.ingest([
+          { ip: '192.0.2.1', port: 80, timestamp: now - 40 * DAY_MS, fingerprints: [{ cpe: NGINX }] },
+          { ip: '192.0.2.2', port: 80, timestamp: now - 40 * DAY_MS },
+          { ip: '192.0.2.2', port: 80, timestamp: now - DAY_MS }, // re-scanned: first added 40 days ago
+          { ip: '192.0.2.3', port: 80, timestamp: now - 31 * DAY_MS },
+          { ip: '192.0.2.4', port: 80, timestamp: now - 29 * DAY_MS },
+        ]);
+        expect((await served(t)).map((r) => r.ip)).toEqual(['192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4']);
+        // A cursor walk started before the sweep.
+        const walk = await t.get(`${TI}?start_cursor=true&limit=1&sort=ip&order=asc`);
+        const result = await expireObservations(t.storage, 30);
+        expect(result.expired).toBe(2);
+        await t.context.hostIndex.refresh();
+        const records = await served(t);
+        expect(records.map((r) => r.ip)).toEqual(['192.0.2.2', '192.0.2.4']);
+        expect(records[0].date_added).toBe(iso(now - 40 * DAY_MS));
+        expect((await t.get(`${TI}?cpe=cpe:2.3:a:f5:nginx`)).body._meta.total_documents).toBe(0);
+        // The walk continues without the expired records.
+        const next = await t.get(`${TI}?cursor=${encodeURIComponent(walk.body._meta.next_cursor)}`);
+        const rest = [next];
+        while (rest.at(-1)!.body._meta.next_cursor) {
+          rest.push(await t.get(`${TI}?cursor=${encodeURIComponent(rest.at(-1)!.body._meta.next_cursor)}`));
+        }
+        expect(rest.flatMap((r) => r.body.data.map((d: any) => d.ip))).toEqual(['192.0.2.2', '192.0.2.4']);
+        // Nothing more to expire; retention 0 disables expiry.
+        expect((await expireObservations(t.storage, 30)).expired).toBe(0);
+        expect((await expireObservations(t.storage, 0)).expired).toBe(0);
+        expect(await served(t)).toHaveLength(2);
+      } finally {
+        await t.close();
       }
-      expect(rest.flatMap((r) => r.body.data.map((d: any) => d.ip))).toEqual(['192.0.2.2', '192.0.2.4']);
-      // Nothing more to expire; retention 0 disables expiry.
-      expect((await expireObservations(t.storage, 30)).expired).toBe(0);
-      expect((await expireObservations(t.storage, 0)).expired).toBe(0);
-      expect(await served(t)).toHaveLength(2);
-    } finally {
-      await t.close();
-    }
-  });
+    },
+  );
 
   it('a record observed again after the sweep found it is not expired', async () => {
     const t = await startTestApp(engine);
@@ -396,7 +428,9 @@ describe.each(engineCases())('target-intel rolling window on $name', (engine) =>
     const t = await startTestApp(engine);
     try {
       const now = Date.now();
-      await t.ingest(Array.from({ length: 7 }, (_, i) => ({ ip: `192.0.2.${i + 1}`, port: 80, timestamp: now - (40 - i) * DAY_MS })));
+      await t.ingest(
+        Array.from({ length: 7 }, (_, i) => ({ ip: `192.0.2.${i + 1}`, port: 80, timestamp: now - (40 - i) * DAY_MS })),
+      );
       const old = await t.storage.hosts.idsObservedBefore(now - 30 * DAY_MS);
       expect(old).toHaveLength(7);
       const seqBefore = await t.storage.hosts.latestChangeSeq();
@@ -416,7 +450,14 @@ describe.each(engineCases())('target-intel rolling window on $name', (engine) =>
  * The record rules as a model: observations applied one at a time, in input order. Ingesting a
  * sequence — one observation per transaction or all in one batch — must serve what the model holds.
  */
-interface ModelRecord { port: number; protocol: string; fp: string; observedAt: number; dateAdded: number; hostname: string }
+interface ModelRecord {
+  port: number;
+  protocol: string;
+  fp: string;
+  observedAt: number;
+  dateAdded: number;
+  hostname: string;
+}
 const FINGERPRINTS: Record<string, Array<{ cpe: string }>> = {
   '': [],
   A: [{ cpe: APACHE_2449 }],
@@ -425,7 +466,9 @@ const FINGERPRINTS: Record<string, Array<{ cpe: string }>> = {
 };
 const CPES: Record<string, string[]> = { '': [], A: [APACHE_2449], B: [APACHE_2451], AN: [APACHE_2449, NGINX] };
 
-function model(observations: Array<{ port: number; protocol: string; fp: string; t: number; hostname: string }>): ModelRecord[] {
+function model(
+  observations: Array<{ port: number; protocol: string; fp: string; t: number; hostname: string }>,
+): ModelRecord[] {
   let records: ModelRecord[] = [];
   for (const o of observations) {
     const onPort = records.filter((r) => r.port === o.port && r.protocol === o.protocol);
@@ -439,17 +482,37 @@ function model(observations: Array<{ port: number; protocol: string; fp: string;
       same.observedAt = o.t;
       same.hostname = o.hostname;
     } else {
-      records.push({ port: o.port, protocol: o.protocol, fp: o.fp, observedAt: o.t, dateAdded: o.t, hostname: o.hostname });
+      records.push({
+        port: o.port,
+        protocol: o.protocol,
+        fp: o.fp,
+        observedAt: o.t,
+        dateAdded: o.t,
+        hostname: o.hostname,
+      });
     }
     if (o.fp !== '') {
-      records = records.filter((r) => !(r.port === o.port && r.protocol === o.protocol && r.fp !== o.fp && r.observedAt < o.t));
+      records = records.filter(
+        (r) => !(r.port === o.port && r.protocol === o.protocol && r.fp !== o.fp && r.observedAt < o.t),
+      );
     }
   }
   return records;
 }
 
-const canonical = (rows: Array<{ port: number; protocol: string; cpe: string[]; timestamp: string; date_added: string; hostname: string }>) =>
-  rows.map((r) => `${r.port}/${r.protocol} [${r.cpe.join(' ')}] t=${r.timestamp} added=${r.date_added} h=${r.hostname}`).sort();
+const canonical = (
+  rows: Array<{
+    port: number;
+    protocol: string;
+    cpe: string[];
+    timestamp: string;
+    date_added: string;
+    hostname: string;
+  }>,
+) =>
+  rows
+    .map((r) => `${r.port}/${r.protocol} [${r.cpe.join(' ')}] t=${r.timestamp} added=${r.date_added} h=${r.hostname}`)
+    .sort();
 
 const observationSequence = fc.array(
   fc.record({
@@ -488,7 +551,11 @@ describe.each(engineCases())('target-intel record rules as a property on $name',
   afterAll(async () => t?.close());
 
   /** Ingests the sequence on a fresh IP and returns what is served for it, with what the model holds. */
-  async function check(sequence: Array<{ port: number; protocol: string; fp: string; t: number; hostname: string }>, batchSize: number, split = 0) {
+  async function check(
+    sequence: Array<{ port: number; protocol: string; fp: string; t: number; hostname: string }>,
+    batchSize: number,
+    split = 0,
+  ) {
     run += 1;
     const ip = `10.${batchSize === 1 ? 1 : 2}.${run >> 8}.${run & 255}`;
     const observations = sequence.map((o) => ({
@@ -545,10 +612,12 @@ describe.each(engineCases())('target-intel record rules as a property on $name',
     // Minimal case of the bug above (same cause), kept as a plain check so its failure is readable.
     const ip = '10.3.0.1';
     await t.ingest([{ ip, port: 443, timestamp: T1, fingerprints: [{ cpe: APACHE_2449 }] }]);
-    await t.ingest([
-      { ip, port: 443, timestamp: T2, fingerprints: [{ cpe: APACHE_2449 }] },
-      { ip, port: 443, timestamp: T3, fingerprints: [{ cpe: APACHE_2451 }] },
-    ]).then((summary) => expect(summary).toMatchObject({ updated: 1, inserted: 1, superseded: 1 }));
+    await t
+      .ingest([
+        { ip, port: 443, timestamp: T2, fingerprints: [{ cpe: APACHE_2449 }] },
+        { ip, port: 443, timestamp: T3, fingerprints: [{ cpe: APACHE_2451 }] },
+      ])
+      .then((summary) => expect(summary).toMatchObject({ updated: 1, inserted: 1, superseded: 1 }));
     const response = await t.get(`${TI}?cidr=${ip}`);
     expect(response.body.data.map((r: any) => r.cpe)).toEqual([[APACHE_2451]]);
   });

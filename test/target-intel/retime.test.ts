@@ -62,7 +62,12 @@ describe.each(engineCases())('records observed again with nothing else changed o
     await t.ingest(first);
     seqAfterFirst = await t.storage.hosts.latestChangeSeq();
     // Batches of 64: records of a port land in different batches of the two rounds.
-    expect(await t.ingest(second, { batchSize: 64 })).toMatchObject({ inserted: 0, updated: 150, unchanged: 50, superseded: 0 });
+    expect(await t.ingest(second, { batchSize: 64 })).toMatchObject({
+      inserted: 0,
+      updated: 150,
+      unchanged: 50,
+      superseded: 0,
+    });
   });
   afterAll(async () => t?.close());
 
@@ -103,10 +108,20 @@ describe.each(engineCases())('records observed again with nothing else changed o
         const request = { sort, order: 'desc' as const, offset: 0, limit: 300 };
         const expected = fresh.index.page(query, request);
         const got = running.page(query, request);
-        expect({ total: got.total, ids: got.ids }, JSON.stringify(params)).toEqual({ total: expected.total, ids: expected.ids });
+        expect({ total: got.total, ids: got.ids }, JSON.stringify(params)).toEqual({
+          total: expected.total,
+          ids: expected.ids,
+        });
       }
     }
     // The filters above must discriminate: the retimed hours hold what the first round did not.
-    expect(fresh.index.page(parseHostQuery({ updatedAtStartDate: '2025-06-02T00:00:00Z' }), { sort: 'timestamp', order: 'desc', offset: 0, limit: 1 }).total).toBe(50);
+    expect(
+      fresh.index.page(parseHostQuery({ updatedAtStartDate: '2025-06-02T00:00:00Z' }), {
+        sort: 'timestamp',
+        order: 'desc',
+        offset: 0,
+        limit: 1,
+      }).total,
+    ).toBe(50);
   });
 });

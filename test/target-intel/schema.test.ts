@@ -7,12 +7,20 @@ import { schemaErrors, TARGET_INTEL_SCHEMA } from './helpers.js';
 
 describe('the contract validator', () => {
   it('knows the target-intel and error schemas', () => {
-    expect(schemaNames()).toEqual(expect.arrayContaining([TARGET_INTEL_SCHEMA, 'paginate.Pagination', 'api.TargetIntel', 'search.ErrorResponse']));
+    expect(schemaNames()).toEqual(
+      expect.arrayContaining([TARGET_INTEL_SCHEMA, 'paginate.Pagination', 'api.TargetIntel', 'search.ErrorResponse']),
+    );
     expect(() => validateAgainst('no.such.Schema', {})).toThrow(/no\.such\.Schema/);
   });
 
   it('accepts a minimal valid body and rejects wrong types deep inside it', () => {
-    expect(validateAgainst(TARGET_INTEL_SCHEMA, { _benchmark: 0.1, _meta: { page: 1, pages: ['1'] }, data: [{ port: 443, cve: [] }] })).toEqual([]);
+    expect(
+      validateAgainst(TARGET_INTEL_SCHEMA, {
+        _benchmark: 0.1,
+        _meta: { page: 1, pages: ['1'] },
+        data: [{ port: 443, cve: [] }],
+      }),
+    ).toEqual([]);
     const paths = validateAgainst(TARGET_INTEL_SCHEMA, {
       _benchmark: '0.1',
       _meta: { page: '1', pages: [1], matches: [{ field: 1 }], show_pages: 'true' },

@@ -36,7 +36,9 @@ export async function backupWrite(config: Config, options: BackupWriteOptions): 
     } else if (options.index) {
       if (options.index === 'cpecve') throw invalidInput('index "cpecve" has no backup yet (only target-intel)');
       if (!V3_INDEXES.some((index) => index.name === options.index)) {
-        throw invalidInput(`unknown index "${options.index}" (indexes with backups: ${V3_INDEXES.map((i) => i.name).join(', ')})`);
+        throw invalidInput(
+          `unknown index "${options.index}" (indexes with backups: ${V3_INDEXES.map((i) => i.name).join(', ')})`,
+        );
       }
       sources = [targetIntelSource(storage)];
     }
@@ -47,7 +49,9 @@ export async function backupWrite(config: Config, options: BackupWriteOptions): 
         const written = await writeBackup(store, source, config.backupKeep, (n) => progress.update(n));
         progress.finish();
         if (!written.meta) {
-          process.stderr.write(`${source.kind === 'v4' ? 'feed' : 'index'} ${source.name}: skipped (${written.skipped})\n`);
+          process.stderr.write(
+            `${source.kind === 'v4' ? 'feed' : 'index'} ${source.name}: skipped (${written.skipped})\n`,
+          );
           continue;
         }
         const seconds = written.ms / 1000;
@@ -73,7 +77,10 @@ export async function backupWrite(config: Config, options: BackupWriteOptions): 
 function server(config: Config): { base: string; headers: Record<string, string> } {
   if (!config.serverUrl) throw invalidInput('VULNSCOPE_URL is not set (the server to ask, e.g. http://127.0.0.1:8080)');
   if (!config.apiToken) throw invalidInput('VULNSCOPE_TOKEN is not set (create one with "vulnscope token create")');
-  return { base: config.serverUrl, headers: { authorization: `Bearer ${config.apiToken}`, accept: 'application/json' } };
+  return {
+    base: config.serverUrl,
+    headers: { authorization: `Bearer ${config.apiToken}`, accept: 'application/json' },
+  };
 }
 
 async function getJson(config: Config, urlPath: string): Promise<any> {
@@ -113,7 +120,11 @@ export async function backupDownload(config: Config, feed: string, options: { ou
   const out = path.resolve(options.out ?? path.basename(url.pathname));
   const response = await fetch(url);
   if (response.status !== 200 || !response.body) {
-    throw new VulnscopeError(response.status, 'http', `download failed: ${response.status} ${(await response.text()).slice(0, 200)}`);
+    throw new VulnscopeError(
+      response.status,
+      'http',
+      `download failed: ${response.status} ${(await response.text()).slice(0, 200)}`,
+    );
   }
   const total = Number(response.headers.get('content-length') ?? 0);
   const hash = createHash('sha256');
@@ -132,8 +143,10 @@ export async function backupDownload(config: Config, feed: string, options: { ou
     await pipeline(Readable.fromWeb(response.body as never), counter, fs.createWriteStream(tmp));
     progress.finish();
     const digest = hash.digest('hex');
-    if (total > 0 && received !== total) throw new VulnscopeError(502, 'download', `download incomplete: ${received} of ${total} bytes`);
-    if (digest !== info.sha256) throw new VulnscopeError(502, 'download', `sha256 mismatch: got ${digest}, the server advertised ${info.sha256}`);
+    if (total > 0 && received !== total)
+      throw new VulnscopeError(502, 'download', `download incomplete: ${received} of ${total} bytes`);
+    if (digest !== info.sha256)
+      throw new VulnscopeError(502, 'download', `sha256 mismatch: got ${digest}, the server advertised ${info.sha256}`);
     fs.renameSync(tmp, out);
   } catch (error) {
     progress.finish();

@@ -15,9 +15,14 @@ export async function demo(config: Config, options: { records: number; serve: bo
   let token: string;
   try {
     if ((await storage.hosts.count()) === 0) {
-      process.stderr.write(`generating ${options.records.toLocaleString('en-US')} demo observations into ${storage.db.description}\n`);
+      process.stderr.write(
+        `generating ${options.records.toLocaleString('en-US')} demo observations into ${storage.db.description}\n`,
+      );
       const classifier = new ClassificationResolver(await storage.classificationLists.allEntries());
-      const items = SCAN_READERS.ndjson(demoObservationStream({ count: options.records, now: Date.now() }), 'demo.ndjson');
+      const items = SCAN_READERS.ndjson(
+        demoObservationStream({ count: options.records, now: Date.now() }),
+        'demo.ndjson',
+      );
       const summary = await runIngest(storage, items, { classifier }, { retentionDays: config.retentionDays });
       process.stderr.write(
         `demo dataset: ${summary.inserted} records (${summary.superseded} superseded by newer scans of the same port)\n`,

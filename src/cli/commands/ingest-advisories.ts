@@ -23,7 +23,10 @@ export function resolveFeed(registry: FeedRegistry, options: IngestAdvisoriesOpt
   const registered = registry.get(name);
   if (!registered && !options.adapter) {
     throw invalidInput(
-      `unknown feed "${name}": use a registered feed (${registry.list().map((f) => f.name).join(', ')}) or name its adapter with --adapter`,
+      `unknown feed "${name}": use a registered feed (${registry
+        .list()
+        .map((f) => f.name)
+        .join(', ')}) or name its adapter with --adapter`,
     );
   }
   return {
@@ -36,7 +39,9 @@ export function resolveFeed(registry: FeedRegistry, options: IngestAdvisoriesOpt
 
 export function printLoadSummary(feed: string, summary: FeedLoadSummary, remap?: RemapSummary): void {
   for (const failure of summary.knowledge?.failed ?? []) {
-    process.stderr.write(`knowledge of ${failure.cveId} not derived (left as it was; "vulnscope knowledge rebuild" retries): ${failure.reason}\n`);
+    process.stderr.write(
+      `knowledge of ${failure.cveId} not derived (left as it was; "vulnscope knowledge rebuild" retries): ${failure.reason}\n`,
+    );
   }
   printSummary(`feed ${feed}`, {
     read: summary.read,
@@ -64,12 +69,18 @@ export const reportRejection = (rejection: { sourceId: string; at: string; reaso
   process.stderr.write(`rejected ${rejection.sourceId || '(no id)'} at ${rejection.at}: ${rejection.reason}\n`);
 
 /** `vulnscope ingest advisories --feed NAME [SOURCE…]`: returns the process exit code. */
-export async function ingestAdvisories(config: Config, sources: string[], options: IngestAdvisoriesOptions): Promise<number> {
+export async function ingestAdvisories(
+  config: Config,
+  sources: string[],
+  options: IngestAdvisoriesOptions,
+): Promise<number> {
   const registry = new FeedRegistry(config.feeds);
   const feed = resolveFeed(registry, options);
   const inputs = sources.length > 0 ? sources : feed.source && !/^https?:/i.test(feed.source) ? [feed.source] : [];
   if (inputs.length === 0) {
-    throw invalidInput(`no source given for feed "${feed.name}" (a URL source is loaded with "vulnscope sync ${feed.name}")`);
+    throw invalidInput(
+      `no source given for feed "${feed.name}" (a URL source is loaded with "vulnscope sync ${feed.name}")`,
+    );
   }
   const storage = await createStorage(config.database);
   const progress = new Progress(`loading ${feed.name}`);

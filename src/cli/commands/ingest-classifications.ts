@@ -30,7 +30,8 @@ export async function ingestClassifications(
       tagColumn: options.tagColumn,
       map,
       name: options.name,
-      onRejected: (rejection) => process.stderr.write(`rejected ${rejection.file}:${rejection.line}: ${rejection.reason}\n`),
+      onRejected: (rejection) =>
+        process.stderr.write(`rejected ${rejection.file}:${rejection.line}: ${rejection.reason}\n`),
     });
     printSummary(`classification list "${summary.list}"`, {
       entries: summary.entries,

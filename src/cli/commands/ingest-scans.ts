@@ -34,12 +34,18 @@ export async function ingestScans(config: Config, files: string[], options: Inge
   let summary: IngestSummary;
   try {
     const classifier = new ClassificationResolver(await storage.classificationLists.allEntries());
-    summary = await runIngest(storage, allFiles(files, options.format), { geo, classifier }, {
-      retentionDays: config.retentionDays,
-      batchSize: options.batchSize,
-      onRejected: (rejection) => process.stderr.write(`rejected ${rejection.file}:${rejection.line}: ${rejection.reason}\n`),
-      onProgress: (s) => progress.update(s.read, `${s.inserted} new, ${s.updated} updated, ${s.rejected} rejected`),
-    });
+    summary = await runIngest(
+      storage,
+      allFiles(files, options.format),
+      { geo, classifier },
+      {
+        retentionDays: config.retentionDays,
+        batchSize: options.batchSize,
+        onRejected: (rejection) =>
+          process.stderr.write(`rejected ${rejection.file}:${rejection.line}: ${rejection.reason}\n`),
+        onProgress: (s) => progress.update(s.read, `${s.inserted} new, ${s.updated} updated, ${s.rejected} rejected`),
+      },
+    );
   } finally {
     progress.finish();
     geo?.close();

@@ -1,6 +1,10 @@
 import type { Config } from '../../config.js';
 import { invalidInput } from '../../core/errors.js';
-import { ingestCpeDictionary, readCpeDictionarySources, type CpeDictionaryRejection } from '../../ingest/knowledge/dictionary.js';
+import {
+  ingestCpeDictionary,
+  readCpeDictionarySources,
+  type CpeDictionaryRejection,
+} from '../../ingest/knowledge/dictionary.js';
 import { rebuildKnowledge } from '../../ingest/knowledge/refresh.js';
 import { hostRemapping, remapSummaryFields } from '../../ingest/knowledge/remap.js';
 import { createStorage } from '../../storage/index.js';
@@ -12,10 +16,15 @@ export interface IngestCpeDictionaryOptions {
   batchSize?: number;
 }
 
-const reportRejection = (rejection: CpeDictionaryRejection) => process.stderr.write(`rejected at ${rejection.at}: ${rejection.reason}\n`);
+const reportRejection = (rejection: CpeDictionaryRejection) =>
+  process.stderr.write(`rejected at ${rejection.at}: ${rejection.reason}\n`);
 
 /** `vulnscope ingest cpe-dictionary SOURCE…`: returns the process exit code. */
-export async function ingestCpeDictionaryCommand(config: Config, sources: string[], options: IngestCpeDictionaryOptions): Promise<number> {
+export async function ingestCpeDictionaryCommand(
+  config: Config,
+  sources: string[],
+  options: IngestCpeDictionaryOptions,
+): Promise<number> {
   if (sources.length === 0) throw invalidInput('no source given: name CPE dictionary files, directories or zips');
   const storage = await createStorage(config.database);
   const progress = new Progress('loading CPE dictionary');
@@ -47,7 +56,10 @@ export async function ingestCpeDictionaryCommand(config: Config, sources: string
 }
 
 /** `vulnscope knowledge rebuild`: re-derives knowledge from the stored advisory feeds. */
-export async function knowledgeRebuild(config: Config, options: { force?: boolean; batchSize?: number }): Promise<number> {
+export async function knowledgeRebuild(
+  config: Config,
+  options: { force?: boolean; batchSize?: number },
+): Promise<number> {
   const storage = await createStorage(config.database);
   const progress = new Progress('rebuilding knowledge');
   const remap = hostRemapping(storage);
@@ -65,7 +77,8 @@ export async function knowledgeRebuild(config: Config, options: { force?: boolea
     progress.finish();
     await storage.close();
   }
-  for (const failure of summary.failed) process.stderr.write(`knowledge of ${failure.cveId} not derived: ${failure.reason}\n`);
+  for (const failure of summary.failed)
+    process.stderr.write(`knowledge of ${failure.cveId} not derived: ${failure.reason}\n`);
   printSummary('knowledge rebuild', {
     'CVEs changed': summary.cvesChanged,
     'criteria written': summary.criteria,

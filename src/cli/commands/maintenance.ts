@@ -10,7 +10,9 @@ export async function runMigrations(config: Config): Promise<void> {
   try {
     const { applied } = await migrate(db);
     process.stderr.write(
-      applied.length ? `applied migrations ${applied.join(', ')} to ${db.description}\n` : `${db.description} is up to date\n`,
+      applied.length
+        ? `applied migrations ${applied.join(', ')} to ${db.description}\n`
+        : `${db.description} is up to date\n`,
     );
   } finally {
     await db.close();

@@ -30,9 +30,16 @@ function printApiSummary(title: string, api: Omit<NvdApiSyncSummary, 'requests'>
 /** `vulnscope sync FEED…|--all`: brings each feed up to date from its source; returns the exit code. */
 export async function syncFeeds(config: Config, names: string[], options: SyncCommandOptions): Promise<number> {
   const registry = new FeedRegistry(config.feeds);
-  const feeds = options.all ? registry.list().filter((feed) => feed.source).map((feed) => feed.name) : names;
+  const feeds = options.all
+    ? registry
+        .list()
+        .filter((feed) => feed.source)
+        .map((feed) => feed.name)
+    : names;
   if (feeds.length === 0) {
-    throw invalidInput(options.all ? 'no feed has a source configured (VULNSCOPE_FEEDS_FILE)' : 'name a feed to sync, or use --all');
+    throw invalidInput(
+      options.all ? 'no feed has a source configured (VULNSCOPE_FEEDS_FILE)' : 'name a feed to sync, or use --all',
+    );
   }
   const storage = await createStorage(config.database);
   let rejected = 0;
@@ -55,10 +62,14 @@ async function syncDictionary(config: Config, storage: Storage, options: SyncCom
       onRejected: (r) => process.stderr.write(`rejected at ${r.at}: ${r.reason}\n`),
       onKnowledgeChanged: remap.hook,
       onPage: (collection, page, _context, totals) =>
-        progress.update(totals.read, `${collection} ${page.next.toLocaleString('en-US')} of ${page.totalResults.toLocaleString('en-US')}`),
+        progress.update(
+          totals.read,
+          `${collection} ${page.next.toLocaleString('en-US')} of ${page.totalResults.toLocaleString('en-US')}`,
+        ),
     });
     progress.finish();
-    for (const [collection, schedule] of Object.entries(result.collections)) printApiSummary(`sync ${CPE_DICTIONARY} ${collection}`, schedule);
+    for (const [collection, schedule] of Object.entries(result.collections))
+      printApiSummary(`sync ${CPE_DICTIONARY} ${collection}`, schedule);
     printSummary(CPE_DICTIONARY, {
       read: result.read,
       products: result.products,
@@ -77,7 +88,13 @@ async function syncDictionary(config: Config, storage: Storage, options: SyncCom
   }
 }
 
-async function syncOne(config: Config, storage: Storage, registry: FeedRegistry, name: string, options: SyncCommandOptions): Promise<number> {
+async function syncOne(
+  config: Config,
+  storage: Storage,
+  registry: FeedRegistry,
+  name: string,
+  options: SyncCommandOptions,
+): Promise<number> {
   if (name === CPE_DICTIONARY) return syncDictionary(config, storage, options);
   const download = new Progress(`downloading ${name}`);
   const progress = new Progress(`loading ${name}`);
@@ -94,7 +111,11 @@ async function syncOne(config: Config, storage: Storage, registry: FeedRegistry,
         download.finish();
         progress.update(p.read, `${p.rejected} rejected`);
       },
-      onPage: (page, _context, totals) => progress.update(totals.read, `${page.next.toLocaleString('en-US')} of ${page.totalResults.toLocaleString('en-US')} in this window`),
+      onPage: (page, _context, totals) =>
+        progress.update(
+          totals.read,
+          `${page.next.toLocaleString('en-US')} of ${page.totalResults.toLocaleString('en-US')} in this window`,
+        ),
     });
     if (result.notModified) {
       process.stderr.write(`feed ${name}: ${result.source} is unchanged since the last sync\n`);

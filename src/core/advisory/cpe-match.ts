@@ -49,7 +49,12 @@ function identityCompatible(criterion: Wfn, query: Wfn): boolean {
 /** How a criterion with version ANY decides a concrete query version. */
 type AnyVersionRule = (version: string) => boolean;
 
-function criterionMatches(criterion: Wfn, query: Wfn, queryVersion: string | undefined, anyVersion: AnyVersionRule): boolean {
+function criterionMatches(
+  criterion: Wfn,
+  query: Wfn,
+  queryVersion: string | undefined,
+  anyVersion: AnyVersionRule,
+): boolean {
   if (!identityCompatible(criterion, query)) return false;
   if (criterion.version !== ANY || queryVersion === undefined) return compatible(criterion.version, query.version);
   return anyVersion(queryVersion);
@@ -58,7 +63,10 @@ function criterionMatches(criterion: Wfn, query: Wfn, queryVersion: string | und
 function entryMatches(entry: MatchEntry, query: Wfn, queryVersion: string | undefined): boolean {
   return (entry.cpes ?? []).some((text) => {
     const criterion = parseCached(text);
-    return criterion !== undefined && criterionMatches(criterion, query, queryVersion, (version) => isAffected(version, entry));
+    return (
+      criterion !== undefined &&
+      criterionMatches(criterion, query, queryVersion, (version) => isAffected(version, entry))
+    );
   });
 }
 

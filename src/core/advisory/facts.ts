@@ -5,15 +5,7 @@
  */
 import type { VersionRange } from '../version/range.js';
 import type { Cve5VersionEntry } from '../version/cve5-affected.js';
-import {
-  collectionKey,
-  cpeTermOf,
-  normalizeLang,
-  normalizeText,
-  packageUrlKey,
-  TERM,
-  type TermKind,
-} from './terms.js';
+import { collectionKey, cpeTermOf, normalizeLang, normalizeText, packageUrlKey, TERM, type TermKind } from './terms.js';
 
 /** One `affected[]` product of the CNA or an ADP container, normalised for matching. */
 export interface MatchEntry {
@@ -49,11 +41,13 @@ export interface AdvisoryFacts {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isObject) : []);
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;
-const texts = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => text(v) !== undefined) : []);
+const texts = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => text(v) !== undefined) : [];
 
 /** Index keys have a size limit (PostgreSQL B-tree rows hold ~2.7 kB); longer values are compared by this prefix. */
 export const TERM_VALUE_MAX = 600;

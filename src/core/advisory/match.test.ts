@@ -44,10 +44,22 @@ const semverRange = record({
 
 const defaults = record({ affected: [{ vendor: 'acme', product: 'everything', defaultStatus: 'affected' }] });
 const gitOnly = record({
-  affected: [{ vendor: 'linux', product: 'kernel', versions: [{ version: 'abc123', lessThan: 'def456', versionType: 'git', status: 'affected' }] }],
+  affected: [
+    {
+      vendor: 'linux',
+      product: 'kernel',
+      versions: [{ version: 'abc123', lessThan: 'def456', versionType: 'git', status: 'affected' }],
+    },
+  ],
 });
 const customOnly = record({
-  affected: [{ vendor: 'acme', product: 'legacy', versions: [{ version: '0', lessThan: '5.0', versionType: 'custom', status: 'affected' }] }],
+  affected: [
+    {
+      vendor: 'acme',
+      product: 'legacy',
+      versions: [{ version: '0', lessThan: '5.0', versionType: 'custom', status: 'affected' }],
+    },
+  ],
 });
 const nvdStyle = record({
   cpeApplicability: [
@@ -57,7 +69,12 @@ const nvdStyle = record({
           {
             operator: 'OR',
             cpeMatch: [
-              { vulnerable: true, criteria: 'cpe:2.3:a:apache:log4j:*:*:*:*:*:*:*:*', versionStartIncluding: '2.0.1', versionEndExcluding: '2.3.2' },
+              {
+                vulnerable: true,
+                criteria: 'cpe:2.3:a:apache:log4j:*:*:*:*:*:*:*:*',
+                versionStartIncluding: '2.0.1',
+                versionEndExcluding: '2.3.2',
+              },
               { vulnerable: true, criteria: 'cpe:2.3:a:apache:log4j:2.0:beta9:*:*:*:*:*:*' },
               { vulnerable: false, criteria: 'cpe:2.3:o:microsoft:windows:-:*:*:*:*:*:*:*' },
             ],
@@ -117,17 +134,42 @@ describe('recordMatches', () => {
     ['platform, case-insensitive', semverRange, { platform: 'linux' }, true],
     ['platform absent from the entry', semverRange, { platform: 'windows' }, false],
     ['single version equality', semverRange, { vendor: 'other', version: '1.2.0' }, true],
-    ['NVD range through cpeApplicability by vendor/product', nvdStyle, { vendor: 'apache', product: 'log4j', version: '2.3.1' }, true],
+    [
+      'NVD range through cpeApplicability by vendor/product',
+      nvdStyle,
+      { vendor: 'apache', product: 'log4j', version: '2.3.1' },
+      true,
+    ],
     ['NVD range end excluded', nvdStyle, { vendor: 'apache', product: 'log4j', version: '2.3.2' }, false],
     ['cpe inside the bounds', nvdStyle, { cpe: parseCpeQuery('cpe:2.3:a:apache:log4j:2.1') }, true],
     ['cpe outside the bounds', nvdStyle, { cpe: parseCpeQuery('cpe:2.3:a:apache:log4j:2.5') }, false],
-    ['cpe with an update matches the exact criterion', nvdStyle, { cpe: parseCpeQuery('cpe:2.3:a:apache:log4j:2.0:beta9') }, true],
+    [
+      'cpe with an update matches the exact criterion',
+      nvdStyle,
+      { cpe: parseCpeQuery('cpe:2.3:a:apache:log4j:2.0:beta9') },
+      true,
+    ],
     ['cpe without a version matches any criterion', nvdStyle, { cpe: parseCpeQuery('cpe:2.3:a:apache:log4j') }, true],
-    ['cpe: platform-only criteria do not count', nvdStyle, { cpe: parseCpeQuery('cpe:2.3:o:microsoft:windows:-') }, false],
+    [
+      'cpe: platform-only criteria do not count',
+      nvdStyle,
+      { cpe: parseCpeQuery('cpe:2.3:o:microsoft:windows:-') },
+      false,
+    ],
     ['cpe vendor pattern', nvdStyle, { cpe: parseCpeQuery('cpe:2.3:a:apa*:log4j:2.1') }, true],
     ['cpe via affected cpes and versions', adpCpes, { cpe: parseCpeQuery('cpe:2.3:a:qualcomm:qpopper:2.5.1') }, true],
-    ['cpe via affected cpes, version outside', adpCpes, { cpe: parseCpeQuery('cpe:2.3:a:qualcomm:qpopper:2.6.0') }, false],
-    ['not SemVer under a semver range: a guess, no match', adpCpes, { cpe: parseCpeQuery('cpe:2.3:a:qualcomm:qpopper:2.5') }, false],
+    [
+      'cpe via affected cpes, version outside',
+      adpCpes,
+      { cpe: parseCpeQuery('cpe:2.3:a:qualcomm:qpopper:2.6.0') },
+      false,
+    ],
+    [
+      'not SemVer under a semver range: a guess, no match',
+      adpCpes,
+      { cpe: parseCpeQuery('cpe:2.3:a:qualcomm:qpopper:2.5') },
+      false,
+    ],
     ['cpe concrete criterion equal', adpCpes, { cpe: parseCpeQuery('cpe:/a:qualcomm:eudora:5.1') }, true],
     ['cpe concrete criterion different', adpCpes, { cpe: parseCpeQuery('cpe:/a:qualcomm:eudora:5.2') }, false],
     ['purl: PyPI names normalised', packages, { packageKey: 'pypi:django-rest', version: '3.2.0' }, true],
@@ -144,11 +186,24 @@ describe('advisoryFacts', () => {
     const facts = advisoryFacts(
       record(
         {
-          affected: [{ vendor: ' Apache  Software Foundation', product: 'HTTP Server', platforms: ['Windows'], packageName: 'Httpd' }],
+          affected: [
+            {
+              vendor: ' Apache  Software Foundation',
+              product: 'HTTP Server',
+              platforms: ['Windows'],
+              packageName: 'Httpd',
+            },
+          ],
           references: [{ url: 'https://example.org/a', tags: ['Patch', 'x_refsource_CONFIRM'] }],
           descriptions: [{ lang: 'en_US', value: 'x' }],
         },
-        [{ affected: [{ vendor: 'apache', product: 'http_server', cpes: ['cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*'] }] }],
+        [
+          {
+            affected: [
+              { vendor: 'apache', product: 'http_server', cpes: ['cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*'] },
+            ],
+          },
+        ],
       ),
     );
     const terms = facts.terms.map(([kind, value]) => `${kind}=${value}`).sort();

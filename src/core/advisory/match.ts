@@ -23,7 +23,8 @@ function entryIdentityMatches(entry: MatchEntry, filters: AdvisoryFilters): bool
  * product too, named by its CPE vendor and product; platform and package filters cannot apply.
  */
 function criterionIdentityMatches(criterion: MatchCriterion, filters: AdvisoryFilters): boolean {
-  if (filters.platform !== undefined || filters.packageName !== undefined || filters.packageKey !== undefined) return false;
+  if (filters.platform !== undefined || filters.packageName !== undefined || filters.packageKey !== undefined)
+    return false;
   const wfn = parseCached(criterion.criteria);
   if (!wfn) return false;
   if (filters.vendor !== undefined && normalizeText(unquoteWfnValue(wfn.vendor)) !== filters.vendor) return false;
@@ -48,7 +49,8 @@ export function recordMatches(data: MatchData, filters: AdvisoryFilters): boolea
       !byEntry &&
       data.criteria.some(
         (criterion) =>
-          criterionIdentityMatches(criterion, filters) && (version === undefined || criterionCoversVersion(criterion, version)),
+          criterionIdentityMatches(criterion, filters) &&
+          (version === undefined || criterionCoversVersion(criterion, version)),
       );
     if (!byEntry && !byCriterion) return false;
   }

@@ -30,7 +30,8 @@ export function normalizePackageName(type: string, name: string): string {
 }
 
 /** `type:name` (e.g. `npm:@babel/core`, `maven:org.apache:log4j`, `golang:github.com/x/y`). */
-export const packageKey = (type: string, name: string) => `${type.toLowerCase()}:${normalizePackageName(type.toLowerCase(), name)}`;
+export const packageKey = (type: string, name: string) =>
+  `${type.toLowerCase()}:${normalizePackageName(type.toLowerCase(), name)}`;
 
 export const purlKey = (purl: PackageUrl) => packageKey(purl.type, purlPackageName(purl));
 

@@ -13,15 +13,60 @@ const name = (cpe: string) => parseCpe(cpe);
 
 describe('criterionCoversName: one cpeMatch against one name, no AND evaluation', () => {
   const rows: Array<[string, CpeMatchCriterion, string, string | undefined]> = [
-    ['inside the bounds', criterion('cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*', { startIncluding: '2.4.0', endIncluding: '2.4.55' }), 'cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*', 'version_range'],
-    ['outside the bounds', criterion('cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*', { endExcluding: '2.4.49' }), 'cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*', undefined],
-    ['exact version', criterion('cpe:2.3:a:proftpd:proftpd:1.3.5:*:*:*:*:*:*:*'), 'cpe:2.3:a:proftpd:proftpd:1.3.5:*:*:*:*:*:*:*', 'exact_version'],
-    ['ANY without bounds', criterion('cpe:2.3:a:f5:nginx:*:*:*:*:*:*:*:*'), 'cpe:2.3:a:f5:nginx:1.25.3:*:*:*:*:*:*:*', 'all_versions'],
-    ['NA never covers a concrete version', criterion('cpe:2.3:a:apache:http_server:-:*:*:*:*:*:*:*'), 'cpe:2.3:a:apache:http_server:2.4.53:*:*:*:*:*:*:*', undefined],
-    ['a query without a version', criterion('cpe:2.3:a:proftpd:proftpd:1.3.5:*:*:*:*:*:*:*'), 'cpe:2.3:a:proftpd:proftpd:*:*:*:*:*:*:*:*', 'version_unknown'],
-    ['an unreadable bound', criterion('cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*', { endExcluding: 'n/a' }), 'cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*', 'uncomparable'],
-    ['another product', criterion('cpe:2.3:a:apache:tomcat:*:*:*:*:*:*:*:*'), 'cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*', undefined],
-    ['an unparseable criterion', criterion('cpe:2.3:a:broken'), 'cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*', undefined],
+    [
+      'inside the bounds',
+      criterion('cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*', { startIncluding: '2.4.0', endIncluding: '2.4.55' }),
+      'cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*',
+      'version_range',
+    ],
+    [
+      'outside the bounds',
+      criterion('cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*', { endExcluding: '2.4.49' }),
+      'cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*',
+      undefined,
+    ],
+    [
+      'exact version',
+      criterion('cpe:2.3:a:proftpd:proftpd:1.3.5:*:*:*:*:*:*:*'),
+      'cpe:2.3:a:proftpd:proftpd:1.3.5:*:*:*:*:*:*:*',
+      'exact_version',
+    ],
+    [
+      'ANY without bounds',
+      criterion('cpe:2.3:a:f5:nginx:*:*:*:*:*:*:*:*'),
+      'cpe:2.3:a:f5:nginx:1.25.3:*:*:*:*:*:*:*',
+      'all_versions',
+    ],
+    [
+      'NA never covers a concrete version',
+      criterion('cpe:2.3:a:apache:http_server:-:*:*:*:*:*:*:*'),
+      'cpe:2.3:a:apache:http_server:2.4.53:*:*:*:*:*:*:*',
+      undefined,
+    ],
+    [
+      'a query without a version',
+      criterion('cpe:2.3:a:proftpd:proftpd:1.3.5:*:*:*:*:*:*:*'),
+      'cpe:2.3:a:proftpd:proftpd:*:*:*:*:*:*:*:*',
+      'version_unknown',
+    ],
+    [
+      'an unreadable bound',
+      criterion('cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*', { endExcluding: 'n/a' }),
+      'cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*',
+      'uncomparable',
+    ],
+    [
+      'another product',
+      criterion('cpe:2.3:a:apache:tomcat:*:*:*:*:*:*:*:*'),
+      'cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*',
+      undefined,
+    ],
+    [
+      'an unparseable criterion',
+      criterion('cpe:2.3:a:broken'),
+      'cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*',
+      undefined,
+    ],
   ];
   it.each(rows)('%s', (_rule, c, cpe, kind) => {
     expect(criterionCoversName(c, name(cpe))?.kind).toBe(kind);
@@ -32,7 +77,12 @@ describe('criterionCoversName: one cpeMatch against one name, no AND evaluation'
       criterion('cpe:2.3:a:jenkins:jenkins:*:*:*:*:lts:*:*:*', { endExcluding: '2.426.3' }),
       name('cpe:2.3:a:jenkins:jenkins:2.426.2:*:*:*:*:*:*:*'),
     );
-    expect(coverage).toEqual({ kind: 'version_range', definite: false, range: '< 2.426.3', unknownAttributes: ['sw_edition'] });
+    expect(coverage).toEqual({
+      kind: 'version_range',
+      definite: false,
+      range: '< 2.426.3',
+      unknownAttributes: ['sw_edition'],
+    });
   });
 });
 
@@ -52,7 +102,12 @@ describe('affectedCoversName', () => {
     expect(coverage?.cpe).toBe('cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*');
   });
   it('unaffected → undefined', () => {
-    expect(affectedCoversName({ ...entry, defaultStatus: 'unaffected' }, name('cpe:2.3:a:apache:http_server:2.4.56:*:*:*:*:*:*:*'))).toBeUndefined();
+    expect(
+      affectedCoversName(
+        { ...entry, defaultStatus: 'unaffected' },
+        name('cpe:2.3:a:apache:http_server:2.4.56:*:*:*:*:*:*:*'),
+      ),
+    ).toBeUndefined();
   });
 });
 
@@ -69,25 +124,57 @@ describe('applicabilityCoversName: any criterion of any statement, node or confi
             operator: 'AND',
             negate: false,
             nodes: [
-              { operator: 'OR', negate: false, cpeMatch: [criterion('cpe:2.3:h:netapp:aff_a250:-:*:*:*:*:*:*:*', undefined, false)] },
-              { operator: 'OR', negate: false, cpeMatch: [criterion('cpe:2.3:o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*')] },
+              {
+                operator: 'OR',
+                negate: false,
+                cpeMatch: [criterion('cpe:2.3:h:netapp:aff_a250:-:*:*:*:*:*:*:*', undefined, false)],
+              },
+              {
+                operator: 'OR',
+                negate: false,
+                cpeMatch: [criterion('cpe:2.3:o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*')],
+              },
             ],
           },
-          { negate: false, nodes: [{ operator: 'OR', negate: false, cpeMatch: [criterion('cpe:2.3:a:openbsd:openssh:*:*:*:*:*:*:*:*', { startIncluding: '6.2', endExcluding: '8.8' })] }] },
+          {
+            negate: false,
+            nodes: [
+              {
+                operator: 'OR',
+                negate: false,
+                cpeMatch: [
+                  criterion('cpe:2.3:a:openbsd:openssh:*:*:*:*:*:*:*:*', {
+                    startIncluding: '6.2',
+                    endExcluding: '8.8',
+                  }),
+                ],
+              },
+            ],
+          },
         ],
         affected: [],
       },
       {
         source: 'adp',
         configurations: [],
-        affected: [{ cpes: ['cpe:2.3:a:example:lib:*:*:*:*:*:*:*:*'], versions: [{ version: '1.0', lessThan: '2.0', versionType: 'semver', status: 'affected' }] }],
+        affected: [
+          {
+            cpes: ['cpe:2.3:a:example:lib:*:*:*:*:*:*:*:*'],
+            versions: [{ version: '1.0', lessThan: '2.0', versionType: 'semver', status: 'affected' }],
+          },
+        ],
       },
     ],
   };
   const rows: Array<[string, string, boolean, boolean]> = [
     ['a vulnerable range criterion', 'cpe:2.3:a:openbsd:openssh:8.5:p1:*:*:*:*:*:*', true, true],
     ['outside every range', 'cpe:2.3:a:openbsd:openssh:9.0:p1:*:*:*:*:*:*', true, false],
-    ['the AND configuration\'s vulnerable part, without evaluating the AND', 'cpe:2.3:o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*', true, true],
+    [
+      "the AND configuration's vulnerable part, without evaluating the AND",
+      'cpe:2.3:o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*',
+      true,
+      true,
+    ],
     ['the platform only, vulnerableOnly', 'cpe:2.3:h:netapp:aff_a250:-:*:*:*:*:*:*:*', true, false],
     ['the platform only, platforms allowed', 'cpe:2.3:h:netapp:aff_a250:-:*:*:*:*:*:*:*', false, true],
     ['a CVE 5 affected entry', 'cpe:2.3:a:example:lib:1.5:*:*:*:*:*:*:*', true, true],

@@ -65,7 +65,8 @@ export function applicabilityCoversName(
       statement.configurations.some((configuration) =>
         configuration.nodes.some((node) =>
           node.cpeMatch.some(
-            (criterion) => (criterion.vulnerable || !options.vulnerableOnly) && covering(criterionCoversName(criterion, name)),
+            (criterion) =>
+              (criterion.vulnerable || !options.vulnerableOnly) && covering(criterionCoversName(criterion, name)),
           ),
         ),
       ) || statement.affected.some((entry) => covering(affectedCoversName(entry, name))),

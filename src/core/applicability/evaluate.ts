@@ -86,19 +86,17 @@ function configurationValue(configuration: Configuration, nodeValues: Tri[]): Tr
   return configuration.negate ? not(value) : value;
 }
 
-function confidenceOf(kind: EvidenceKind, heuristic: boolean, configuration: CveEvidence['configuration']): MatchConfidence {
+function confidenceOf(
+  kind: EvidenceKind,
+  heuristic: boolean,
+  configuration: CveEvidence['configuration'],
+): MatchConfidence {
   if (configuration === 'conditional' || !COVERING_KINDS.has(kind)) return 'low';
   if (kind === 'all_versions' || heuristic) return 'medium';
   return 'high';
 }
 
-function evidenceOf(
-  cve: string,
-  hit: Hit,
-  criterion: string,
-  source: ApplicabilitySource,
-  whole: Tri,
-): CveEvidence {
+function evidenceOf(cve: string, hit: Hit, criterion: string, source: ApplicabilitySource, whole: Tri): CveEvidence {
   const { context, match } = hit;
   const configuration = whole === 'T' && match.truth === 'definite' ? 'satisfied' : 'conditional';
   return {
@@ -141,7 +139,12 @@ function configurationEvidence(
   return out;
 }
 
-function affectedEvidence(cve: string, entry: AffectedCpes, source: ApplicabilitySource, context: ContextCpe[]): CveEvidence[] {
+function affectedEvidence(
+  cve: string,
+  entry: AffectedCpes,
+  source: ApplicabilitySource,
+  context: ContextCpe[],
+): CveEvidence[] {
   const out: CveEvidence[] = [];
   for (const cpe of entry.cpes) {
     const wfn = parseCached(cpe);
@@ -167,7 +170,8 @@ function better(a: CveEvidence, b: CveEvidence): CveEvidence {
   return (a.unknownAttributes?.length ?? 0) <= (b.unknownAttributes?.length ?? 0) ? a : b;
 }
 
-const compareText = (a: string | undefined, b: string | undefined) => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0);
+const compareText = (a: string | undefined, b: string | undefined) =>
+  (a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0;
 
 function byKey(a: CveEvidence, b: CveEvidence): number {
   return (

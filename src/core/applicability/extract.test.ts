@@ -26,7 +26,17 @@ describe('applicabilityOfRecord: nist-nvd2 (x_nvdConfigurations)', () => {
       {
         operator: 'AND',
         nodes: [
-          { cpeMatch: [{ vulnerable: true, criteria: APP, versionStartIncluding: '1.0', versionEndExcluding: '2.0', matchCriteriaId: 'ID-1' }] },
+          {
+            cpeMatch: [
+              {
+                vulnerable: true,
+                criteria: APP,
+                versionStartIncluding: '1.0',
+                versionEndExcluding: '2.0',
+                matchCriteriaId: 'ID-1',
+              },
+            ],
+          },
           { operator: 'or', negate: true, cpeMatch: [{ vulnerable: false, criteria: OS }] },
         ],
       },
@@ -45,7 +55,14 @@ describe('applicabilityOfRecord: nist-nvd2 (x_nvdConfigurations)', () => {
                 {
                   operator: 'OR',
                   negate: false,
-                  cpeMatch: [{ vulnerable: true, criteria: APP, matchCriteriaId: 'ID-1', range: { startIncluding: '1.0', endExcluding: '2.0' } }],
+                  cpeMatch: [
+                    {
+                      vulnerable: true,
+                      criteria: APP,
+                      matchCriteriaId: 'ID-1',
+                      range: { startIncluding: '1.0', endExcluding: '2.0' },
+                    },
+                  ],
                 },
                 { operator: 'OR', negate: true, cpeMatch: [{ vulnerable: false, criteria: OS }] },
               ],
@@ -72,7 +89,20 @@ describe('applicabilityOfRecord: nist-nvd2 (x_nvdConfigurations)', () => {
 
   it('keeps an unparseable criterion out of cpeMatch but records it on its node', () => {
     const app = applicabilityOfRecord(
-      nvdRecord([{ nodes: [{ operator: 'AND', cpeMatch: [{ vulnerable: true, criteria: APP }, { vulnerable: true, criteria: 'cpe:2.3:a:broken' }, { vulnerable: true }] }] }]),
+      nvdRecord([
+        {
+          nodes: [
+            {
+              operator: 'AND',
+              cpeMatch: [
+                { vulnerable: true, criteria: APP },
+                { vulnerable: true, criteria: 'cpe:2.3:a:broken' },
+                { vulnerable: true },
+              ],
+            },
+          ],
+        },
+      ]),
       'nist-nvd2',
     );
     const node = app?.statements[0].configurations[0].nodes[0];
@@ -99,8 +129,23 @@ describe('applicabilityOfRecord: nist-nvd2 (x_nvdConfigurations)', () => {
       operator: 'AND',
       negate: false,
       nodes: [
-        { operator: 'OR', negate: false, cpeMatch: [expect.objectContaining({ vulnerable: false, criteria: 'cpe:2.3:h:netapp:aff_a250:-:*:*:*:*:*:*:*' })] },
-        { operator: 'OR', negate: false, cpeMatch: [expect.objectContaining({ vulnerable: true, criteria: 'cpe:2.3:o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*' })] },
+        {
+          operator: 'OR',
+          negate: false,
+          cpeMatch: [
+            expect.objectContaining({ vulnerable: false, criteria: 'cpe:2.3:h:netapp:aff_a250:-:*:*:*:*:*:*:*' }),
+          ],
+        },
+        {
+          operator: 'OR',
+          negate: false,
+          cpeMatch: [
+            expect.objectContaining({
+              vulnerable: true,
+              criteria: 'cpe:2.3:o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*',
+            }),
+          ],
+        },
       ],
     });
   });
@@ -112,11 +157,18 @@ describe('applicabilityOfRecord: nist-nvd2 (x_nvdConfigurations)', () => {
 });
 
 describe('applicabilityOfRecord: mitre-cvelist-v5 (CNA, then each ADP)', () => {
-  const configuration = { nodes: [{ operator: 'OR', negate: false, cpeMatch: [{ vulnerable: true, criteria: APP, versionEndExcluding: '2.0' }] }] };
+  const configuration = {
+    nodes: [
+      { operator: 'OR', negate: false, cpeMatch: [{ vulnerable: true, criteria: APP, versionEndExcluding: '2.0' }] },
+    ],
+  };
 
   it('reads cpeApplicability given directly or wrapped as {mcpeapplicability}', () => {
     const app = applicabilityOfRecord(
-      cve5Record({ providerMetadata: { shortName: 'Linux' }, cpeApplicability: [configuration, { mcpeapplicability: configuration }] }),
+      cve5Record({
+        providerMetadata: { shortName: 'Linux' },
+        cpeApplicability: [configuration, { mcpeapplicability: configuration }],
+      }),
       'mitre-cvelist-v5',
     );
     expect(app?.statements).toEqual([
@@ -124,8 +176,26 @@ describe('applicabilityOfRecord: mitre-cvelist-v5 (CNA, then each ADP)', () => {
         source: 'cna',
         provider: 'Linux',
         configurations: [
-          { negate: false, nodes: [{ operator: 'OR', negate: false, cpeMatch: [{ vulnerable: true, criteria: APP, range: { endExcluding: '2.0' } }] }] },
-          { negate: false, nodes: [{ operator: 'OR', negate: false, cpeMatch: [{ vulnerable: true, criteria: APP, range: { endExcluding: '2.0' } }] }] },
+          {
+            negate: false,
+            nodes: [
+              {
+                operator: 'OR',
+                negate: false,
+                cpeMatch: [{ vulnerable: true, criteria: APP, range: { endExcluding: '2.0' } }],
+              },
+            ],
+          },
+          {
+            negate: false,
+            nodes: [
+              {
+                operator: 'OR',
+                negate: false,
+                cpeMatch: [{ vulnerable: true, criteria: APP, range: { endExcluding: '2.0' } }],
+              },
+            ],
+          },
         ],
         affected: [],
       },
@@ -141,7 +211,14 @@ describe('applicabilityOfRecord: mitre-cvelist-v5 (CNA, then each ADP)', () => {
           {
             providerMetadata: { shortName: 'CISA-ADP' },
             affected: [
-              { vendor: 'example', product: 'app', cpes: [APP, 'not a cpe'], versions: [{ version: '1.0', lessThan: '2.0', versionType: 'custom', status: 'affected' }], defaultStatus: 'unknown', platforms: ['Linux'] },
+              {
+                vendor: 'example',
+                product: 'app',
+                cpes: [APP, 'not a cpe'],
+                versions: [{ version: '1.0', lessThan: '2.0', versionType: 'custom', status: 'affected' }],
+                defaultStatus: 'unknown',
+                platforms: ['Linux'],
+              },
               { vendor: 'example', product: 'broken', cpes: ['cpe:2.3:a:broken'] },
             ],
           },
@@ -169,14 +246,19 @@ describe('applicabilityOfRecord: mitre-cvelist-v5 (CNA, then each ADP)', () => {
   });
 
   it('the CVE 5.1 advanced example has affected data but no CPEs: no applicability', () => {
-    const record = JSON.parse(readFileSync(new URL('cve5-examples/full-record-advanced-example.json', FIXTURE_URL), 'utf8'));
+    const record = JSON.parse(
+      readFileSync(new URL('cve5-examples/full-record-advanced-example.json', FIXTURE_URL), 'utf8'),
+    );
     expect(cveIdOf(record)).toBe('CVE-1900-1234');
     expect(applicabilityOfRecord(record, 'mitre-cvelist-v5')).toBeUndefined();
   });
 
   it('never throws on odd shapes', () => {
     const odd = [
-      cve5Record({ cpeApplicability: [{ nodes: [{ cpeMatch: 'x' }] }, 7, null], affected: [{ cpes: 'x' }, null] }, [null, 'x']),
+      cve5Record({ cpeApplicability: [{ nodes: [{ cpeMatch: 'x' }] }, 7, null], affected: [{ cpes: 'x' }, null] }, [
+        null,
+        'x',
+      ]),
       cve5Record(null, 'x' as unknown as unknown[]),
       { cveMetadata: { cveId: 'CVE-2000-0003' }, containers: [] },
     ];

@@ -20,7 +20,8 @@ import type {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isObject) : []);
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
@@ -68,7 +69,10 @@ function nodeOf(node: Json): ConfigurationNode {
   for (const match of objects(node.cpeMatch)) {
     const criterion = criterionOf(match);
     if (criterion) cpeMatch.push(criterion);
-    else invalidCriteria.push(typeof match.criteria === 'string' ? match.criteria : JSON.stringify(match.criteria ?? null));
+    else
+      invalidCriteria.push(
+        typeof match.criteria === 'string' ? match.criteria : JSON.stringify(match.criteria ?? null),
+      );
   }
   return {
     operator: operatorOf(node.operator) ?? 'OR',
@@ -149,8 +153,6 @@ export function applicabilityOfRecord(
   if (!cveId || !isObject(record)) return undefined;
   const containers = isObject(record.containers) ? record.containers : {};
   const statements =
-    origin === 'nist-nvd2'
-      ? nvdStatements(isObject(containers.cna) ? containers.cna : {})
-      : cve5Statements(containers);
+    origin === 'nist-nvd2' ? nvdStatements(isObject(containers.cna) ? containers.cna : {}) : cve5Statements(containers);
   return statements.length > 0 ? { cveId, origin, statements } : undefined;
 }

@@ -19,7 +19,13 @@ const FIXTURE_URL = pathToFileURL(FIXTURES);
 const nvdApp = (...cpeMatch: CpeMatchCriterion[]): CveApplicability => ({
   cveId: 'CVE-2000-0001',
   origin: 'nist-nvd2',
-  statements: [{ source: 'nvd', configurations: [{ negate: false, nodes: [{ operator: 'OR', negate: false, cpeMatch }] }], affected: [] }],
+  statements: [
+    {
+      source: 'nvd',
+      configurations: [{ negate: false, nodes: [{ operator: 'OR', negate: false, cpeMatch }] }],
+      affected: [],
+    },
+  ],
 });
 const adpApp = (...affected: AffectedCpes[]): CveApplicability => ({
   cveId: 'CVE-2000-0002',
@@ -33,13 +39,37 @@ describe('indexedCriteria: one row per criterion (two when an update folds into 
   const rows: Array<[string, CveApplicability, Array<Partial<IndexedCriterion>>]> = [
     [
       'bounds become start/end keys',
-      nvdApp({ vulnerable: true, criteria: 'cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*', range: { startIncluding: '2.4.0', endExcluding: '2.4.50' } }),
-      [{ ...identity, criterion: 'cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*', startKey: key('2.4.0'), startInclusive: true, endKey: key('2.4.50'), endInclusive: false }],
+      nvdApp({
+        vulnerable: true,
+        criteria: 'cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*',
+        range: { startIncluding: '2.4.0', endExcluding: '2.4.50' },
+      }),
+      [
+        {
+          ...identity,
+          criterion: 'cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*',
+          startKey: key('2.4.0'),
+          startInclusive: true,
+          endKey: key('2.4.50'),
+          endInclusive: false,
+        },
+      ],
     ],
     [
       'only an upper bound',
-      nvdApp({ vulnerable: true, criteria: 'cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*', range: { endIncluding: '2.4.55' } }),
-      [{ ...identity, criterion: 'cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*', endKey: key('2.4.55'), endInclusive: true }],
+      nvdApp({
+        vulnerable: true,
+        criteria: 'cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*',
+        range: { endIncluding: '2.4.55' },
+      }),
+      [
+        {
+          ...identity,
+          criterion: 'cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*',
+          endKey: key('2.4.55'),
+          endInclusive: true,
+        },
+      ],
     ],
     [
       'an exact version',
@@ -48,24 +78,78 @@ describe('indexedCriteria: one row per criterion (two when an update folds into 
     ],
     [
       'an exact version with an update: the version, and the version with the update folded in',
-      nvdApp({ vulnerable: true, criteria: 'cpe:2.3:a:microsoft:exchange_server:2016:cumulative_update_19:*:*:*:*:*:*' }),
+      nvdApp({
+        vulnerable: true,
+        criteria: 'cpe:2.3:a:microsoft:exchange_server:2016:cumulative_update_19:*:*:*:*:*:*',
+      }),
       [
         { part: 'a', vendor: 'microsoft', product: 'exchange_server', exactKey: key('2016') },
         { part: 'a', vendor: 'microsoft', product: 'exchange_server', exactKey: key('2016update19') },
       ],
     ],
-    ['ANY without bounds is unbounded', nvdApp({ vulnerable: true, criteria: 'cpe:2.3:a:f5:nginx:*:*:*:*:*:*:*:*' }), [{ product: 'nginx', unbounded: true }]],
-    ['NA is always checked', nvdApp({ vulnerable: true, criteria: 'cpe:2.3:a:apache:http_server:-:*:*:*:*:*:*:*' }), [{ ...identity, alwaysCheck: true }]],
-    ['a wildcard version is always checked', nvdApp({ vulnerable: true, criteria: 'cpe:2.3:a:apache:http_server:2.4.*:*:*:*:*:*:*:*' }), [{ ...identity, alwaysCheck: true }]],
-    ['an unparseable bound is always checked', nvdApp({ vulnerable: true, criteria: 'cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*', range: { startIncluding: '2.4.0', endExcluding: 'n/a' } }), [{ ...identity, alwaysCheck: true }]],
-    ['a platform keeps vulnerable: false', nvdApp({ vulnerable: false, criteria: 'cpe:2.3:o:microsoft:windows:-:*:*:*:*:*:*:*' }), [{ part: 'o', vendor: 'microsoft', product: 'windows', vulnerable: false, alwaysCheck: true }]],
-    ['part and vendor ANY stay *', nvdApp({ vulnerable: true, criteria: 'cpe:2.3:*:*:nginx:*:*:*:*:*:*:*:*' }), [{ part: '*', vendor: '*', product: 'nginx', unbounded: true }]],
-    ['a product pattern is stored as *', nvdApp({ vulnerable: true, criteria: 'cpe:2.3:a:apache:http*:*:*:*:*:*:*:*:*' }), [{ part: 'a', vendor: 'apache', product: '*', unbounded: true }]],
-    ['values are unquoted and lower-cased', nvdApp({ vulnerable: true, criteria: 'cpe:2.3:a:1Panel-dev:swiftnio_http\\/2:*:*:*:*:*:*:*:*' }), [{ vendor: '1panel-dev', product: 'swiftnio_http/2' }]],
+    [
+      'ANY without bounds is unbounded',
+      nvdApp({ vulnerable: true, criteria: 'cpe:2.3:a:f5:nginx:*:*:*:*:*:*:*:*' }),
+      [{ product: 'nginx', unbounded: true }],
+    ],
+    [
+      'NA is always checked',
+      nvdApp({ vulnerable: true, criteria: 'cpe:2.3:a:apache:http_server:-:*:*:*:*:*:*:*' }),
+      [{ ...identity, alwaysCheck: true }],
+    ],
+    [
+      'a wildcard version is always checked',
+      nvdApp({ vulnerable: true, criteria: 'cpe:2.3:a:apache:http_server:2.4.*:*:*:*:*:*:*:*' }),
+      [{ ...identity, alwaysCheck: true }],
+    ],
+    [
+      'an unparseable bound is always checked',
+      nvdApp({
+        vulnerable: true,
+        criteria: 'cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*',
+        range: { startIncluding: '2.4.0', endExcluding: 'n/a' },
+      }),
+      [{ ...identity, alwaysCheck: true }],
+    ],
+    [
+      'a platform keeps vulnerable: false',
+      nvdApp({ vulnerable: false, criteria: 'cpe:2.3:o:microsoft:windows:-:*:*:*:*:*:*:*' }),
+      [{ part: 'o', vendor: 'microsoft', product: 'windows', vulnerable: false, alwaysCheck: true }],
+    ],
+    [
+      'part and vendor ANY stay *',
+      nvdApp({ vulnerable: true, criteria: 'cpe:2.3:*:*:nginx:*:*:*:*:*:*:*:*' }),
+      [{ part: '*', vendor: '*', product: 'nginx', unbounded: true }],
+    ],
+    [
+      'a product pattern is stored as *',
+      nvdApp({ vulnerable: true, criteria: 'cpe:2.3:a:apache:http*:*:*:*:*:*:*:*:*' }),
+      [{ part: 'a', vendor: 'apache', product: '*', unbounded: true }],
+    ],
+    [
+      'values are unquoted and lower-cased',
+      nvdApp({ vulnerable: true, criteria: 'cpe:2.3:a:1Panel-dev:swiftnio_http\\/2:*:*:*:*:*:*:*:*' }),
+      [{ vendor: '1panel-dev', product: 'swiftnio_http/2' }],
+    ],
     ['an unparseable criterion has no row', nvdApp({ vulnerable: true, criteria: 'cpe:2.3:a:broken' }), []],
-    ['CVE 5 versions lists are always checked', adpApp({ cpes: ['cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*'], versions: [{ version: '2.4.30', lessThanOrEqual: '2.4.55', status: 'affected' }] }), [{ ...identity, source: 'adp', alwaysCheck: true }]],
-    ['CVE 5 concrete CPE without versions: exact', adpApp({ cpes: ['cpe:2.3:a:qualcomm:qpopper:2.4:*:*:*:*:*:*:*'] }), [{ product: 'qpopper', source: 'adp', exactKey: key('2.4') }]],
-    ['CVE 5 ANY CPE affected by default: unbounded', adpApp({ cpes: ['cpe:2.3:a:example:lib:*:*:*:*:*:*:*:*'], defaultStatus: 'affected' }), [{ product: 'lib', unbounded: true }]],
+    [
+      'CVE 5 versions lists are always checked',
+      adpApp({
+        cpes: ['cpe:2.3:a:apache:http_server:*:*:*:*:*:*:*:*'],
+        versions: [{ version: '2.4.30', lessThanOrEqual: '2.4.55', status: 'affected' }],
+      }),
+      [{ ...identity, source: 'adp', alwaysCheck: true }],
+    ],
+    [
+      'CVE 5 concrete CPE without versions: exact',
+      adpApp({ cpes: ['cpe:2.3:a:qualcomm:qpopper:2.4:*:*:*:*:*:*:*'] }),
+      [{ product: 'qpopper', source: 'adp', exactKey: key('2.4') }],
+    ],
+    [
+      'CVE 5 ANY CPE affected by default: unbounded',
+      adpApp({ cpes: ['cpe:2.3:a:example:lib:*:*:*:*:*:*:*:*'], defaultStatus: 'affected' }),
+      [{ product: 'lib', unbounded: true }],
+    ],
   ];
   it.each(rows)('%s', (_rule, app, expected) => {
     const result = indexedCriteria(app);
@@ -86,10 +170,25 @@ describe('indexedCriteria: one row per criterion (two when an update folds into 
       rawKey: key('7.4'),
       foldedKey: key('7.4p1'),
     });
-    expect(nameLookupOf(parseCpe('cpe:2.3:a:openbsd:openssh:*:*:*:*:*:*:*:*'))).toEqual({ part: 'a', vendor: 'openbsd', product: 'openssh' });
+    expect(nameLookupOf(parseCpe('cpe:2.3:a:openbsd:openssh:*:*:*:*:*:*:*:*'))).toEqual({
+      part: 'a',
+      vendor: 'openbsd',
+      product: 'openssh',
+    });
   });
 
-  const bounded: IndexedCriterion = { part: 'a', vendor: 'apache', product: 'http_server', vulnerable: true, source: 'nvd', criterion: 'c', startKey: key('2.4.0'), startInclusive: true, endKey: key('2.4.50'), endInclusive: false };
+  const bounded: IndexedCriterion = {
+    part: 'a',
+    vendor: 'apache',
+    product: 'http_server',
+    vulnerable: true,
+    source: 'nvd',
+    criterion: 'c',
+    startKey: key('2.4.0'),
+    startInclusive: true,
+    endKey: key('2.4.50'),
+    endInclusive: false,
+  };
   it.each([
     ['at the inclusive start', '2.4.0', true],
     ['at the exclusive end', '2.4.50', false],
@@ -98,7 +197,9 @@ describe('indexedCriteria: one row per criterion (two when an update folds into 
     ['no version: must be evaluated', '*', true],
     ['not orderable: must be evaluated', 'latest', true],
   ])('rowMayMatch: %s', (_rule, version, expected) => {
-    expect(rowMayMatch(bounded, nameLookupOf(parseCpe(`cpe:2.3:a:apache:http_server:${version}:*:*:*:*:*:*:*`)))).toBe(expected);
+    expect(rowMayMatch(bounded, nameLookupOf(parseCpe(`cpe:2.3:a:apache:http_server:${version}:*:*:*:*:*:*:*`)))).toBe(
+      expected,
+    );
   });
   it('rowMayMatch: another product never', () => {
     expect(rowMayMatch(bounded, nameLookupOf(parseCpe('cpe:2.3:a:apache:tomcat:2.4.49:*:*:*:*:*:*:*')))).toBe(false);
@@ -114,16 +215,51 @@ const wfnOf = (attributes: Partial<Wfn>): Wfn =>
 
 // A shared pool, so that bounds, criterion versions and name versions (with their updates folded
 // in) often coincide: the edges are where a prefilter goes wrong.
-const pooledVersion = fc.constantFrom('7.4', '7.4p1', '7.4p2', '7.5', '1.0', '1.0.0', '2.0', '2.0-beta', '2016', '2016update5', '2016sp2', '22.7', '22.7r2.1', '13.1-49.13');
+const pooledVersion = fc.constantFrom(
+  '7.4',
+  '7.4p1',
+  '7.4p2',
+  '7.5',
+  '1.0',
+  '1.0.0',
+  '2.0',
+  '2.0-beta',
+  '2016',
+  '2016update5',
+  '2016sp2',
+  '22.7',
+  '22.7r2.1',
+  '13.1-49.13',
+);
 const randomVersion = fc
   .tuple(
     fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 4 }),
     fc.constantFrom('.', '-'),
-    fc.constantFrom('', 'p1', 'p2', 'a', 'k', 'za', '-beta2', '-rc1', 'rc1', '.Final', '-foo', '~rc1', 'sp1', 'u181', '.0', '-49.13'),
+    fc.constantFrom(
+      '',
+      'p1',
+      'p2',
+      'a',
+      'k',
+      'za',
+      '-beta2',
+      '-rc1',
+      'rc1',
+      '.Final',
+      '-foo',
+      '~rc1',
+      'sp1',
+      'u181',
+      '.0',
+      '-49.13',
+    ),
   )
   .map(([numbers, separator, suffix]) => numbers.join(numbers.length > 2 ? '.' : separator) + suffix);
 const plainVersion = fc.oneof({ weight: 2, arbitrary: pooledVersion }, { weight: 1, arbitrary: randomVersion });
-const anyVersionText = fc.oneof({ weight: 12, arbitrary: plainVersion }, { weight: 1, arbitrary: fc.constantFrom('n/a', 'latest', '*', '2.*') });
+const anyVersionText = fc.oneof(
+  { weight: 12, arbitrary: plainVersion },
+  { weight: 1, arbitrary: fc.constantFrom('n/a', 'latest', '*', '2.*') },
+);
 
 const versionAttribute = fc.oneof(
   { weight: 8, arbitrary: plainVersion.map(quoteWfnValue) },
@@ -174,7 +310,12 @@ const rangeArb: fc.Arbitrary<VersionRange | undefined> = fc.option(
 
 const versionEntryArb: fc.Arbitrary<Cve5VersionEntry> = fc.oneof(
   fc.record({ version: anyVersionText, status: fc.constantFrom('affected', 'unaffected') }),
-  fc.record({ version: anyVersionText, lessThan: anyVersionText, versionType: fc.constantFrom('custom', 'semver'), status: fc.constant('affected') }),
+  fc.record({
+    version: anyVersionText,
+    lessThan: anyVersionText,
+    versionType: fc.constantFrom('custom', 'semver'),
+    status: fc.constant('affected'),
+  }),
 );
 
 function prefilterPasses(rows: IndexedCriterion[], name: Wfn): boolean {
@@ -195,7 +336,11 @@ describe('the key prefilter has no false negatives (property)', () => {
     fc.assert(
       fc.property(criterionWfnArb, rangeArb, nameArb, (criterionWfn, range, name) => {
         runs.nvd++;
-        const criterion: CpeMatchCriterion = { vulnerable: true, criteria: formatCpe23(criterionWfn), ...(range ? { range } : {}) };
+        const criterion: CpeMatchCriterion = {
+          vulnerable: true,
+          criteria: formatCpe23(criterionWfn),
+          ...(range ? { range } : {}),
+        };
         const app = nvdApp(criterion);
         const relation = relateCriterion(parseCpe(criterion.criteria), criterion.range, name);
         const evidence = evaluateApplicability(app, [{ cpe: formatCpe23(name), wfn: name, role: 'fingerprint' }]);
@@ -208,15 +353,35 @@ describe('the key prefilter has no false negatives (property)', () => {
   });
 
   it('exhaustively over a grid of versions, updates and single bounds (the edges random runs rarely hit)', () => {
-    const versions = ['7.4', '7.4p1', '7.5', '1.0', '1.0.0', '2.0-beta', '2.0', '2016', '2016update5', '22.7', '22.7r2.1', 'latest'];
+    const versions = [
+      '7.4',
+      '7.4p1',
+      '7.5',
+      '1.0',
+      '1.0.0',
+      '2.0-beta',
+      '2.0',
+      '2016',
+      '2016update5',
+      '22.7',
+      '22.7r2.1',
+      'latest',
+    ];
     const updates = [ANY, NA, 'p1', 'cumulative_update_5', 'r2\\.1', 'beta'];
     const criterionVersions = [ANY, NA, '2\\.*', ...versions.map(quoteWfnValue)];
     const nameVersions = [ANY, NA, ...versions.map(quoteWfnValue)];
     const ranges: Array<VersionRange | undefined> = [
       undefined,
-      ...versions.flatMap((v) => [{ startIncluding: v }, { startExcluding: v }, { endIncluding: v }, { endExcluding: v }]),
+      ...versions.flatMap((v) => [
+        { startIncluding: v },
+        { startExcluding: v },
+        { endIncluding: v },
+        { endExcluding: v },
+      ]),
     ];
-    const names = nameVersions.flatMap((version) => updates.map((update) => wfnOf({ part: 'a', vendor: 'example', product: 'app', version, update })));
+    const names = nameVersions.flatMap((version) =>
+      updates.map((update) => wfnOf({ part: 'a', vendor: 'example', product: 'app', version, update })),
+    );
     const lookups = names.map(nameLookupOf);
     let checked = 0;
     for (const version of criterionVersions) {
@@ -266,7 +431,9 @@ describe('the key prefilter has no false negatives (property)', () => {
     const nvdDir = new URL('nvd/', FIXTURE_URL);
     const apps = readdirSync(nvdDir)
       .filter((file) => file.endsWith('.json'))
-      .map((file) => applicabilityOfRecord(convertNvdCve(JSON.parse(readFileSync(new URL(file, nvdDir), 'utf8'))), 'nist-nvd2'))
+      .map((file) =>
+        applicabilityOfRecord(convertNvdCve(JSON.parse(readFileSync(new URL(file, nvdDir), 'utf8'))), 'nist-nvd2'),
+      )
       .filter((app): app is CveApplicability => app !== undefined);
     const names = readFileSync(new URL('cpe/nvd_cpematch_api2_samples.jsonl', FIXTURE_URL), 'utf8')
       .split('\n')

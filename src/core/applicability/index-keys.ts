@@ -19,7 +19,13 @@ import { parseCached } from '../advisory/cpe-match.js';
 import { versionOfWfn } from '../version/cpe-version.js';
 import { versionSortKey } from '../version/sort-key.js';
 import { hasBounds, hasWildcard, isConcrete } from './name-match.js';
-import type { ApplicabilitySource, CpeMatchCriterion, CveApplicability, IndexedCriterion, AffectedCpes } from './types.js';
+import type {
+  ApplicabilitySource,
+  CpeMatchCriterion,
+  CveApplicability,
+  IndexedCriterion,
+  AffectedCpes,
+} from './types.js';
 
 /** A WFN attribute as the index stores it: unquoted, lower-cased; a pattern is stored as ANY. */
 function keyValue(value: string): string {
@@ -118,7 +124,9 @@ export function indexedCriteria(app: CveApplicability): IndexedCriterion[] {
       for (const cpe of entry.cpes) {
         const wfn = parseCached(cpe);
         if (!wfn) continue;
-        rows(wfn, { vulnerable: true, source: statement.source, criterion: cpe }, affectedParts(entry, wfn)).forEach(push);
+        rows(wfn, { vulnerable: true, source: statement.source, criterion: cpe }, affectedParts(entry, wfn)).forEach(
+          push,
+        );
       }
     }
   }
@@ -137,18 +145,30 @@ export interface NameLookup {
 }
 
 export function nameLookupOf(name: Wfn): NameLookup {
-  const lookup: NameLookup = { part: keyValue(name.part), vendor: keyValue(name.vendor), product: keyValue(name.product) };
+  const lookup: NameLookup = {
+    part: keyValue(name.part),
+    vendor: keyValue(name.vendor),
+    product: keyValue(name.product),
+  };
   if (!isConcrete(name.version)) return lookup;
   const raw = versionSortKey(unquoteWfnValue(name.version));
   const foldedVersion = versionOfWfn(name);
   const folded = foldedVersion === undefined ? undefined : versionSortKey(foldedVersion);
-  return { ...lookup, ...(raw !== undefined ? { rawKey: raw } : {}), ...(folded !== undefined ? { foldedKey: folded } : {}) };
+  return {
+    ...lookup,
+    ...(raw !== undefined ? { rawKey: raw } : {}),
+    ...(folded !== undefined ? { foldedKey: folded } : {}),
+  };
 }
 
 /** The reference predicate of the lookup contract, for storage to mirror in SQL. */
 export function rowMayMatch(row: IndexedCriterion, lookup: NameLookup): boolean {
   const identity = (stored: string, wanted: string) => stored === '*' || stored === wanted;
-  if (!identity(row.part, lookup.part) || !identity(row.vendor, lookup.vendor) || !identity(row.product, lookup.product)) {
+  if (
+    !identity(row.part, lookup.part) ||
+    !identity(row.vendor, lookup.vendor) ||
+    !identity(row.product, lookup.product)
+  ) {
     return false;
   }
   if (row.alwaysCheck || row.unbounded) return true;

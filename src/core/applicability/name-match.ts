@@ -162,7 +162,12 @@ function exactVerdict(criterion: Wfn, name: Wfn): Verdict {
     else if (comparison.order === 0) equal = { heuristic: comparison.confidence === 'heuristic' };
   }
   if (equal) {
-    const match: NameMatch = { truth: 'definite', kind: 'exact_version', heuristic: equal.heuristic, unknownAttributes: [] };
+    const match: NameMatch = {
+      truth: 'definite',
+      kind: 'exact_version',
+      heuristic: equal.heuristic,
+      unknownAttributes: [],
+    };
     attributeWise = withUpdate(match, attributeVerdict(criterion.update, name.update));
   }
   let folded: Verdict = 'excluded';
@@ -171,7 +176,12 @@ function exactVerdict(criterion: Wfn, name: Wfn): Verdict {
     const nameVersion = versionOfWfn(name);
     const comparison = criterionVersion && nameVersion ? compareVersions(nameVersion, criterionVersion) : undefined;
     if (comparison?.order === 0) {
-      folded = { truth: 'definite', kind: 'exact_version', heuristic: comparison.confidence === 'heuristic', unknownAttributes: [] };
+      folded = {
+        truth: 'definite',
+        kind: 'exact_version',
+        heuristic: comparison.confidence === 'heuristic',
+        unknownAttributes: [],
+      };
     }
   }
   return stronger(attributeWise, folded);

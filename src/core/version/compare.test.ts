@@ -155,9 +155,12 @@ describe('compareVersions: custom, unknown types, git, no type', () => {
   it('custom uses the vendor comparator and is always heuristic', () => {
     expectOrder('custom', '7.4p1', '>', '7.4', 'heuristic');
   });
-  it.each(['patch', 'original_commit_for_fix', 'release', 'firmware'])('unknown type %s is vendor, heuristic', (type) => {
-    expectOrder(type, '6.10', '>', '6.9', 'heuristic');
-  });
+  it.each(['patch', 'original_commit_for_fix', 'release', 'firmware'])(
+    'unknown type %s is vendor, heuristic',
+    (type) => {
+      expectOrder(type, '6.10', '>', '6.9', 'heuristic');
+    },
+  );
   it.each(['git', 'hg', 'GIT'])('%s is never comparable', (type) => {
     expect(compareVersions('abc123', 'def456', type)).toBeUndefined();
     expect(compareVersions('1.0', '1.0', type)).toBeUndefined();

@@ -23,70 +23,409 @@ describe('affectedStatus: one row per rule of the CVE 5 status algorithm (§2.5)
     ],
   };
   const rows: Array<[string, string, Cve5Product, string, string]> = [
-    ['single version matches', '2.4.49', product([{ version: '2.4.49', status: 'affected' }], 'unaffected'), 'affected', 'exact'],
-    ['single version, other version → defaultStatus', '2.4.51', product([{ version: '2.4.49', status: 'affected' }], 'unaffected'), 'unaffected', 'exact'],
-    ['single version equal after normalisation', '1.0.0', product([{ version: '1.0', status: 'affected' }], 'unaffected'), 'affected', 'exact'],
-    ['lessThan: inside', '1.5', product([{ version: '1.0', lessThan: '2.0', versionType: 'semver', status: 'affected' }], 'unaffected'), 'affected', 'heuristic'],
-    ['lessThan excludes its bound', '2.0.0', product([{ version: '1.0.0', lessThan: '2.0.0', versionType: 'semver', status: 'affected' }], 'unaffected'), 'unaffected', 'exact'],
-    ['lower bound is inclusive', '1.0.0', product([{ version: '1.0.0', lessThan: '2.0.0', versionType: 'semver', status: 'affected' }], 'unaffected'), 'affected', 'exact'],
-    ['below the lower bound', '0.9.0', product([{ version: '1.0.0', lessThan: '2.0.0', versionType: 'semver', status: 'affected' }], 'unaffected'), 'unaffected', 'exact'],
-    ['lessThanOrEqual includes its bound', '2.0.0', product([{ version: '1.0.0', lessThanOrEqual: '2.0.0', versionType: 'semver', status: 'affected' }], 'unaffected'), 'affected', 'exact'],
-    ['version "0" means no lower bound', '0.0.1', product([{ version: '0', lessThan: '2.0.0', versionType: 'semver', status: 'affected' }], 'unaffected'), 'affected', 'exact'],
-    ['lessThan "*" means no upper bound', '99.0.0', product([{ version: '1.0.0', lessThan: '*', versionType: 'semver', status: 'affected' }], 'unaffected'), 'affected', 'exact'],
-    ['lessThanOrEqual "*" (seen in practice) means no upper bound', '99.0.0', product([{ version: '1.0.0', lessThanOrEqual: '*', versionType: 'semver', status: 'affected' }], 'unaffected'), 'affected', 'exact'],
-    ['lessThan "2.*": the rest of the 2.x line is inside', '2.99.1', product([{ version: '2.0.0', lessThan: '2.*', versionType: 'semver', status: 'affected' }], 'unaffected'), 'affected', 'exact'],
-    ['lessThan "2.*": 3.0.0 is outside', '3.0.0', product([{ version: '2.0.0', lessThan: '2.*', versionType: 'semver', status: 'affected' }], 'unaffected'), 'unaffected', 'exact'],
-    ['lessThanOrEqual "1.2.*" (kernel style): 1.2.99 inside', '1.2.99', product([{ version: '1.2.5', lessThanOrEqual: '1.2.*', versionType: 'semver', status: 'unaffected' }], 'affected'), 'unaffected', 'exact'],
-    ['lessThanOrEqual "1.2.*": 1.3.0-rc1 is on the next line', '1.3.0-rc1', product([{ version: '1.2.5', lessThanOrEqual: '1.2.*', versionType: 'semver', status: 'unaffected' }], 'affected'), 'affected', 'exact'],
-    ['changes re-sorted per versionType: before the first change', '1.1.0', product([changes], 'unaffected'), 'affected', 'exact'],
+    [
+      'single version matches',
+      '2.4.49',
+      product([{ version: '2.4.49', status: 'affected' }], 'unaffected'),
+      'affected',
+      'exact',
+    ],
+    [
+      'single version, other version → defaultStatus',
+      '2.4.51',
+      product([{ version: '2.4.49', status: 'affected' }], 'unaffected'),
+      'unaffected',
+      'exact',
+    ],
+    [
+      'single version equal after normalisation',
+      '1.0.0',
+      product([{ version: '1.0', status: 'affected' }], 'unaffected'),
+      'affected',
+      'exact',
+    ],
+    [
+      'lessThan: inside',
+      '1.5',
+      product([{ version: '1.0', lessThan: '2.0', versionType: 'semver', status: 'affected' }], 'unaffected'),
+      'affected',
+      'heuristic',
+    ],
+    [
+      'lessThan excludes its bound',
+      '2.0.0',
+      product([{ version: '1.0.0', lessThan: '2.0.0', versionType: 'semver', status: 'affected' }], 'unaffected'),
+      'unaffected',
+      'exact',
+    ],
+    [
+      'lower bound is inclusive',
+      '1.0.0',
+      product([{ version: '1.0.0', lessThan: '2.0.0', versionType: 'semver', status: 'affected' }], 'unaffected'),
+      'affected',
+      'exact',
+    ],
+    [
+      'below the lower bound',
+      '0.9.0',
+      product([{ version: '1.0.0', lessThan: '2.0.0', versionType: 'semver', status: 'affected' }], 'unaffected'),
+      'unaffected',
+      'exact',
+    ],
+    [
+      'lessThanOrEqual includes its bound',
+      '2.0.0',
+      product(
+        [{ version: '1.0.0', lessThanOrEqual: '2.0.0', versionType: 'semver', status: 'affected' }],
+        'unaffected',
+      ),
+      'affected',
+      'exact',
+    ],
+    [
+      'version "0" means no lower bound',
+      '0.0.1',
+      product([{ version: '0', lessThan: '2.0.0', versionType: 'semver', status: 'affected' }], 'unaffected'),
+      'affected',
+      'exact',
+    ],
+    [
+      'lessThan "*" means no upper bound',
+      '99.0.0',
+      product([{ version: '1.0.0', lessThan: '*', versionType: 'semver', status: 'affected' }], 'unaffected'),
+      'affected',
+      'exact',
+    ],
+    [
+      'lessThanOrEqual "*" (seen in practice) means no upper bound',
+      '99.0.0',
+      product([{ version: '1.0.0', lessThanOrEqual: '*', versionType: 'semver', status: 'affected' }], 'unaffected'),
+      'affected',
+      'exact',
+    ],
+    [
+      'lessThan "2.*": the rest of the 2.x line is inside',
+      '2.99.1',
+      product([{ version: '2.0.0', lessThan: '2.*', versionType: 'semver', status: 'affected' }], 'unaffected'),
+      'affected',
+      'exact',
+    ],
+    [
+      'lessThan "2.*": 3.0.0 is outside',
+      '3.0.0',
+      product([{ version: '2.0.0', lessThan: '2.*', versionType: 'semver', status: 'affected' }], 'unaffected'),
+      'unaffected',
+      'exact',
+    ],
+    [
+      'lessThanOrEqual "1.2.*" (kernel style): 1.2.99 inside',
+      '1.2.99',
+      product(
+        [{ version: '1.2.5', lessThanOrEqual: '1.2.*', versionType: 'semver', status: 'unaffected' }],
+        'affected',
+      ),
+      'unaffected',
+      'exact',
+    ],
+    [
+      'lessThanOrEqual "1.2.*": 1.3.0-rc1 is on the next line',
+      '1.3.0-rc1',
+      product(
+        [{ version: '1.2.5', lessThanOrEqual: '1.2.*', versionType: 'semver', status: 'unaffected' }],
+        'affected',
+      ),
+      'affected',
+      'exact',
+    ],
+    [
+      'changes re-sorted per versionType: before the first change',
+      '1.1.0',
+      product([changes], 'unaffected'),
+      'affected',
+      'exact',
+    ],
     ['changes: after 1.2.0', '1.5.0', product([changes], 'unaffected'), 'unaffected', 'exact'],
     ['changes: re-introduced at 1.9.0', '1.9.5', product([changes], 'unaffected'), 'affected', 'exact'],
-    ['changes: fixed again at 1.10.0 (text order would say affected)', '1.11.0', product([changes], 'unaffected'), 'unaffected', 'exact'],
-    ['first matching entry wins', '1.5.0', product([
-      { version: '1.0.0', lessThan: '2.0.0', versionType: 'semver', status: 'unaffected' },
-      { version: '0', lessThan: '3.0.0', versionType: 'semver', status: 'affected' },
-    ]), 'unaffected', 'exact'],
-    ['no match and no defaultStatus → unknown', '5.0.0', product([{ version: '1.0.0', status: 'affected' }]), 'unknown', 'exact'],
+    [
+      'changes: fixed again at 1.10.0 (text order would say affected)',
+      '1.11.0',
+      product([changes], 'unaffected'),
+      'unaffected',
+      'exact',
+    ],
+    [
+      'first matching entry wins',
+      '1.5.0',
+      product([
+        { version: '1.0.0', lessThan: '2.0.0', versionType: 'semver', status: 'unaffected' },
+        { version: '0', lessThan: '3.0.0', versionType: 'semver', status: 'affected' },
+      ]),
+      'unaffected',
+      'exact',
+    ],
+    [
+      'no match and no defaultStatus → unknown',
+      '5.0.0',
+      product([{ version: '1.0.0', status: 'affected' }]),
+      'unknown',
+      'exact',
+    ],
     ['no versions at all → defaultStatus', '5.0.0', product([], 'affected'), 'affected', 'exact'],
-    ['an entry with status unknown stays unknown', '1.0.0', product([{ version: '1.0.0', status: 'unknown' }], 'unaffected'), 'unknown', 'exact'],
-    ['custom: vendor comparator, heuristic', '7.4p1', product([{ version: '7.0', lessThan: '7.5', versionType: 'custom', status: 'affected' }], 'unaffected'), 'affected', 'heuristic'],
-    ['custom "0 <= v <= *" (CISA ADP style) is a claim, not an exact match', '2.4.49', product([{ version: '0', lessThanOrEqual: '*', versionType: 'custom', status: 'affected' }], 'unknown'), 'affected', 'heuristic'],
-    ['custom: outside, still heuristic', '7.5', product([{ version: '7.0', lessThan: '7.5', versionType: 'custom', status: 'affected' }], 'unaffected'), 'unaffected', 'heuristic'],
-    ['maven ordering (m1 < cr1)', '1.0.0-m1', product([{ version: '0', lessThan: '1.0.0-cr1', versionType: 'maven', status: 'affected' }], 'unaffected'), 'affected', 'exact'],
-    ['git range never decides', '5.15.50', product([{ version: '446fda4f2682', lessThan: '97bc3683c249', versionType: 'git', status: 'affected' }], 'unaffected'), 'unknown', 'heuristic'],
-    ['git range, but the outcome is the same either way', '5.15.50', product([{ version: '446fda4f2682', lessThan: '97bc3683c249', versionType: 'git', status: 'affected' }], 'affected'), 'affected', 'heuristic'],
-    ['git single commit equal to V', 'deadbeef1234', product([{ version: 'deadbeef1234', versionType: 'git', status: 'affected' }], 'unaffected'), 'affected', 'exact'],
-    ['lower bound "unspecified" read as none, flagged', '1.0', product([{ version: 'unspecified', lessThan: '2.0', versionType: 'custom', status: 'affected' }], 'unaffected'), 'affected', 'heuristic'],
-    ['lower bound "n/a" read as none, flagged', '3.0', product([{ version: 'n/a', lessThan: '2.0', versionType: 'custom', status: 'affected' }], 'unaffected'), 'unaffected', 'heuristic'],
-    ['single "n/a": cannot tell, no defaultStatus', '1.0', product([{ version: 'n/a', status: 'affected' }]), 'unknown', 'heuristic'],
-    ['single "unspecified": cannot tell, defaultStatus unaffected', '1.0', product([{ version: 'unspecified', status: 'affected' }], 'unaffected'), 'unknown', 'heuristic'],
-    ['single "2.4.x": the whole line, flagged', '2.4.49', product([{ version: '2.4.x', status: 'affected' }], 'unaffected'), 'affected', 'heuristic'],
-    ['single "2.4.*": another line does not match', '2.5.0', product([{ version: '2.4.*', status: 'affected' }], 'unaffected'), 'unaffected', 'heuristic'],
-    ['lessThan "5.x" is a line bound too', '5.9', product([{ version: '5.0', lessThan: '5.x', versionType: 'custom', status: 'affected' }], 'unaffected'), 'affected', 'heuristic'],
-    ['single "*": every version, flagged', '1.0', product([{ version: '*', status: 'affected' }]), 'affected', 'heuristic'],
-    ['"< 2.4.50" stuffed into version: inside', '2.4.49', product([{ version: '< 2.4.50', status: 'affected' }], 'unaffected'), 'affected', 'heuristic'],
-    ['"< 2.4.50" stuffed into version: at the bound', '2.4.50', product([{ version: '< 2.4.50', status: 'affected' }], 'unaffected'), 'unaffected', 'heuristic'],
-    ['">= 1.3.0, < 1.3.19"', '1.3.5', product([{ version: '>= 1.3.0, < 1.3.19', status: 'affected' }], 'unaffected'), 'affected', 'heuristic'],
-    ['">= 1.3.0, < 1.3.19" below', '1.2.9', product([{ version: '>= 1.3.0, < 1.3.19', status: 'affected' }], 'unaffected'), 'unaffected', 'heuristic'],
-    ['"5.6.34 and earlier"', '5.6.34', product([{ version: '5.6.34 and earlier', status: 'affected' }], 'unaffected'), 'affected', 'heuristic'],
-    ['"before 7.0"', '7.0', product([{ version: 'before 7.0', status: 'affected' }], 'unaffected'), 'unaffected', 'heuristic'],
-    ['"2.11.0 through 2.12.2"', '2.12.2', product([{ version: '2.11.0 through 2.12.2', status: 'affected' }], 'unaffected'), 'affected', 'heuristic'],
-    ['"All versions < V4.1.1 Patch04" (Siemens)', '4.1.1', product([{ version: 'All versions < V4.1.1 Patch04', status: 'affected' }], 'unaffected'), 'affected', 'heuristic'],
-    ['"All versions < V4.1.1 Patch04" at the patch', 'V4.1.1 Patch04', product([{ version: 'All versions < V4.1.1 Patch04', status: 'affected' }], 'unaffected'), 'unaffected', 'heuristic'],
-    ['unreadable range text is undecidable, not a mismatch', '1.0', product([{ version: 'systems deployed before June 29th', status: 'affected' }], 'unaffected'), 'unknown', 'heuristic'],
-    ['an unreadable upper bound is undecidable', '2.5', product([{ version: '2.2', lessThan: 'Apache SOAP*', versionType: 'custom', status: 'affected' }], 'unaffected'), 'unknown', 'heuristic'],
-    ['a list of versions as a bound (openEuler) is undecidable', '2.0.9-5', product([{ version: '0', lessThanOrEqual: '2.0.9-6,2.1.2-3', versionType: 'patch', status: 'affected' }], 'unaffected'), 'unknown', 'heuristic'],
-    ['lessThan and lessThanOrEqual together are malformed', '1.5', product([{ version: '1.0', lessThan: '2.0', lessThanOrEqual: '3.0', versionType: 'semver', status: 'affected' }], 'unaffected'), 'unknown', 'heuristic'],
-    ['an undecidable entry followed by a match that agrees', '1.5.0', product([
-      { version: 'abc', lessThan: 'def', versionType: 'git', status: 'affected' },
-      { version: '1.0.0', lessThan: '2.0.0', versionType: 'semver', status: 'affected' },
-    ], 'unaffected'), 'affected', 'heuristic'],
-    ['an undecidable entry followed by a match that disagrees', '1.5.0', product([
-      { version: 'abc', lessThan: 'def', versionType: 'git', status: 'affected' },
-      { version: '1.0.0', lessThan: '2.0.0', versionType: 'semver', status: 'unaffected' },
-    ], 'unaffected'), 'unknown', 'heuristic'],
-    ['an uncomparable version is unknown', 'n/a', product([{ version: '0', lessThan: '*', versionType: 'semver', status: 'affected' }], 'affected'), 'unknown', 'exact'],
-    ['an unknown status word is unknown', '1.0', product([{ version: '1.0', status: 'fixed' }], 'unaffected'), 'unknown', 'exact'],
+    [
+      'an entry with status unknown stays unknown',
+      '1.0.0',
+      product([{ version: '1.0.0', status: 'unknown' }], 'unaffected'),
+      'unknown',
+      'exact',
+    ],
+    [
+      'custom: vendor comparator, heuristic',
+      '7.4p1',
+      product([{ version: '7.0', lessThan: '7.5', versionType: 'custom', status: 'affected' }], 'unaffected'),
+      'affected',
+      'heuristic',
+    ],
+    [
+      'custom "0 <= v <= *" (CISA ADP style) is a claim, not an exact match',
+      '2.4.49',
+      product([{ version: '0', lessThanOrEqual: '*', versionType: 'custom', status: 'affected' }], 'unknown'),
+      'affected',
+      'heuristic',
+    ],
+    [
+      'custom: outside, still heuristic',
+      '7.5',
+      product([{ version: '7.0', lessThan: '7.5', versionType: 'custom', status: 'affected' }], 'unaffected'),
+      'unaffected',
+      'heuristic',
+    ],
+    [
+      'maven ordering (m1 < cr1)',
+      '1.0.0-m1',
+      product([{ version: '0', lessThan: '1.0.0-cr1', versionType: 'maven', status: 'affected' }], 'unaffected'),
+      'affected',
+      'exact',
+    ],
+    [
+      'git range never decides',
+      '5.15.50',
+      product(
+        [{ version: '446fda4f2682', lessThan: '97bc3683c249', versionType: 'git', status: 'affected' }],
+        'unaffected',
+      ),
+      'unknown',
+      'heuristic',
+    ],
+    [
+      'git range, but the outcome is the same either way',
+      '5.15.50',
+      product(
+        [{ version: '446fda4f2682', lessThan: '97bc3683c249', versionType: 'git', status: 'affected' }],
+        'affected',
+      ),
+      'affected',
+      'heuristic',
+    ],
+    [
+      'git single commit equal to V',
+      'deadbeef1234',
+      product([{ version: 'deadbeef1234', versionType: 'git', status: 'affected' }], 'unaffected'),
+      'affected',
+      'exact',
+    ],
+    [
+      'lower bound "unspecified" read as none, flagged',
+      '1.0',
+      product([{ version: 'unspecified', lessThan: '2.0', versionType: 'custom', status: 'affected' }], 'unaffected'),
+      'affected',
+      'heuristic',
+    ],
+    [
+      'lower bound "n/a" read as none, flagged',
+      '3.0',
+      product([{ version: 'n/a', lessThan: '2.0', versionType: 'custom', status: 'affected' }], 'unaffected'),
+      'unaffected',
+      'heuristic',
+    ],
+    [
+      'single "n/a": cannot tell, no defaultStatus',
+      '1.0',
+      product([{ version: 'n/a', status: 'affected' }]),
+      'unknown',
+      'heuristic',
+    ],
+    [
+      'single "unspecified": cannot tell, defaultStatus unaffected',
+      '1.0',
+      product([{ version: 'unspecified', status: 'affected' }], 'unaffected'),
+      'unknown',
+      'heuristic',
+    ],
+    [
+      'single "2.4.x": the whole line, flagged',
+      '2.4.49',
+      product([{ version: '2.4.x', status: 'affected' }], 'unaffected'),
+      'affected',
+      'heuristic',
+    ],
+    [
+      'single "2.4.*": another line does not match',
+      '2.5.0',
+      product([{ version: '2.4.*', status: 'affected' }], 'unaffected'),
+      'unaffected',
+      'heuristic',
+    ],
+    [
+      'lessThan "5.x" is a line bound too',
+      '5.9',
+      product([{ version: '5.0', lessThan: '5.x', versionType: 'custom', status: 'affected' }], 'unaffected'),
+      'affected',
+      'heuristic',
+    ],
+    [
+      'single "*": every version, flagged',
+      '1.0',
+      product([{ version: '*', status: 'affected' }]),
+      'affected',
+      'heuristic',
+    ],
+    [
+      '"< 2.4.50" stuffed into version: inside',
+      '2.4.49',
+      product([{ version: '< 2.4.50', status: 'affected' }], 'unaffected'),
+      'affected',
+      'heuristic',
+    ],
+    [
+      '"< 2.4.50" stuffed into version: at the bound',
+      '2.4.50',
+      product([{ version: '< 2.4.50', status: 'affected' }], 'unaffected'),
+      'unaffected',
+      'heuristic',
+    ],
+    [
+      '">= 1.3.0, < 1.3.19"',
+      '1.3.5',
+      product([{ version: '>= 1.3.0, < 1.3.19', status: 'affected' }], 'unaffected'),
+      'affected',
+      'heuristic',
+    ],
+    [
+      '">= 1.3.0, < 1.3.19" below',
+      '1.2.9',
+      product([{ version: '>= 1.3.0, < 1.3.19', status: 'affected' }], 'unaffected'),
+      'unaffected',
+      'heuristic',
+    ],
+    [
+      '"5.6.34 and earlier"',
+      '5.6.34',
+      product([{ version: '5.6.34 and earlier', status: 'affected' }], 'unaffected'),
+      'affected',
+      'heuristic',
+    ],
+    [
+      '"before 7.0"',
+      '7.0',
+      product([{ version: 'before 7.0', status: 'affected' }], 'unaffected'),
+      'unaffected',
+      'heuristic',
+    ],
+    [
+      '"2.11.0 through 2.12.2"',
+      '2.12.2',
+      product([{ version: '2.11.0 through 2.12.2', status: 'affected' }], 'unaffected'),
+      'affected',
+      'heuristic',
+    ],
+    [
+      '"All versions < V4.1.1 Patch04" (Siemens)',
+      '4.1.1',
+      product([{ version: 'All versions < V4.1.1 Patch04', status: 'affected' }], 'unaffected'),
+      'affected',
+      'heuristic',
+    ],
+    [
+      '"All versions < V4.1.1 Patch04" at the patch',
+      'V4.1.1 Patch04',
+      product([{ version: 'All versions < V4.1.1 Patch04', status: 'affected' }], 'unaffected'),
+      'unaffected',
+      'heuristic',
+    ],
+    [
+      'unreadable range text is undecidable, not a mismatch',
+      '1.0',
+      product([{ version: 'systems deployed before June 29th', status: 'affected' }], 'unaffected'),
+      'unknown',
+      'heuristic',
+    ],
+    [
+      'an unreadable upper bound is undecidable',
+      '2.5',
+      product([{ version: '2.2', lessThan: 'Apache SOAP*', versionType: 'custom', status: 'affected' }], 'unaffected'),
+      'unknown',
+      'heuristic',
+    ],
+    [
+      'a list of versions as a bound (openEuler) is undecidable',
+      '2.0.9-5',
+      product(
+        [{ version: '0', lessThanOrEqual: '2.0.9-6,2.1.2-3', versionType: 'patch', status: 'affected' }],
+        'unaffected',
+      ),
+      'unknown',
+      'heuristic',
+    ],
+    [
+      'lessThan and lessThanOrEqual together are malformed',
+      '1.5',
+      product(
+        [{ version: '1.0', lessThan: '2.0', lessThanOrEqual: '3.0', versionType: 'semver', status: 'affected' }],
+        'unaffected',
+      ),
+      'unknown',
+      'heuristic',
+    ],
+    [
+      'an undecidable entry followed by a match that agrees',
+      '1.5.0',
+      product(
+        [
+          { version: 'abc', lessThan: 'def', versionType: 'git', status: 'affected' },
+          { version: '1.0.0', lessThan: '2.0.0', versionType: 'semver', status: 'affected' },
+        ],
+        'unaffected',
+      ),
+      'affected',
+      'heuristic',
+    ],
+    [
+      'an undecidable entry followed by a match that disagrees',
+      '1.5.0',
+      product(
+        [
+          { version: 'abc', lessThan: 'def', versionType: 'git', status: 'affected' },
+          { version: '1.0.0', lessThan: '2.0.0', versionType: 'semver', status: 'unaffected' },
+        ],
+        'unaffected',
+      ),
+      'unknown',
+      'heuristic',
+    ],
+    [
+      'an uncomparable version is unknown',
+      'n/a',
+      product([{ version: '0', lessThan: '*', versionType: 'semver', status: 'affected' }], 'affected'),
+      'unknown',
+      'exact',
+    ],
+    [
+      'an unknown status word is unknown',
+      '1.0',
+      product([{ version: '1.0', status: 'fixed' }], 'unaffected'),
+      'unknown',
+      'exact',
+    ],
   ];
   it.each(rows)('%s: %s', (_rule, version, productData, status, confidence) => {
     const result = affectedStatus(version, productData);
@@ -124,7 +463,10 @@ describe('affectedStatus: one row per rule of the CVE 5 status algorithm (§2.5)
 
 interface CveRecord {
   cveMetadata: { cveId: string };
-  containers: { cna: { affected?: Cve5Product[] }; adp?: Array<{ affected?: Cve5Product[]; providerMetadata?: { shortName?: string } }> };
+  containers: {
+    cna: { affected?: Cve5Product[] };
+    adp?: Array<{ affected?: Cve5Product[]; providerMetadata?: { shortName?: string } }>;
+  };
 }
 
 let vulnrichment: Map<string, CveRecord> | undefined;
@@ -143,7 +485,8 @@ function vulnrichmentRecord(id: string): CveRecord {
 }
 
 const cnaProducts = (id: string) => vulnrichmentRecord(id).containers.cna.affected ?? [];
-const statusesFor = (version: string, products: Cve5Product[]) => products.map((p) => affectedStatus(version, p).status);
+const statusesFor = (version: string, products: Cve5Product[]) =>
+  products.map((p) => affectedStatus(version, p).status);
 
 describe('affectedStatus on real CVE 5 records (cisagov/vulnrichment)', () => {
   it('CVE-2019-25162 (Linux kernel): the git product never decides; the release product does', () => {
@@ -227,7 +570,15 @@ interface HttpdRecord {
   containers?: { cna: { affected: Cve5Product[] } };
   CVE_data_meta?: { ID: string };
   affects?: {
-    vendor: { vendor_data: Array<{ product: { product_data: Array<{ version: { version_data: Array<{ version_affected?: string; version_value: string }> } }> } }> };
+    vendor: {
+      vendor_data: Array<{
+        product: {
+          product_data: Array<{
+            version: { version_data: Array<{ version_affected?: string; version_value: string }> };
+          }>;
+        };
+      }>;
+    };
   };
 }
 
@@ -246,10 +597,13 @@ const httpdRecord = (id: string) =>
  * anything else is unaffected.
  */
 function productFromCve4(record: HttpdRecord): Cve5Product {
-  const data = record.affects?.vendor.vendor_data.flatMap((v) => v.product.product_data.flatMap((p) => p.version.version_data)) ?? [];
+  const data =
+    record.affects?.vendor.vendor_data.flatMap((v) => v.product.product_data.flatMap((p) => p.version.version_data)) ??
+    [];
   const versions = data.map((d): Cve5VersionEntry => {
     if (d.version_affected === '=') return { version: d.version_value, status: 'affected' };
-    if (d.version_affected === '<=') return { version: '0', lessThanOrEqual: d.version_value, versionType: 'semver', status: 'affected' };
+    if (d.version_affected === '<=')
+      return { version: '0', lessThanOrEqual: d.version_value, versionType: 'semver', status: 'affected' };
     throw new Error(`unexpected version_affected ${d.version_affected}`);
   });
   return { versions, defaultStatus: 'unaffected' };

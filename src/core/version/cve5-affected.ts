@@ -101,7 +101,11 @@ function singleMembership(version: string, entry: Cve5VersionEntry): Membership 
     return { ...membership, confidence: 'heuristic' };
   }
   if (looksLikeRangeText(text)) return maybe(`"${text}" reads like a range we cannot parse`);
-  const plain = (v: string) => v.trim().toLowerCase().replace(/^v(?=\d)/, '');
+  const plain = (v: string) =>
+    v
+      .trim()
+      .toLowerCase()
+      .replace(/^v(?=\d)/, '');
   if (plain(text) === plain(version)) return { match: 'yes', confidence: 'exact', note: `${version} == ${text}` };
   if (isGraphVersionType(entry.versionType)) return maybe(`"${text}" is a commit, not a release`);
   const equal = bound(version, text, entry.versionType, [0]);

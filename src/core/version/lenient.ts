@@ -14,25 +14,41 @@ export interface Constraint {
 /** A version, optionally with a spaced patch suffix as Siemens writes it (`V4.1.1 Patch04`). */
 const VERSION = String.raw`(v?\d[^\s,;]*(?: (?:patch|sp|update|hotfix|build) ?\d[^\s,;]*)?)`;
 const PATTERNS: Array<[RegExp, (m: RegExpExecArray) => Constraint[]]> = [
-  [new RegExp(String.raw`^(?:from )?${VERSION} (?:through|to|until|up to) ${VERSION}$`), (m) => [
-    { operator: '>=', version: m[1] },
-    { operator: '<=', version: m[2] },
-  ]],
-  [new RegExp(String.raw`^(?:before|prior to|earlier than|below|lower than|older than) ${VERSION}$`), (m) => [
-    { operator: '<', version: m[1] },
-  ]],
-  [new RegExp(String.raw`^(?:up to(?: and including)?|through|until) ${VERSION}$`), (m) => [
-    { operator: '<=', version: m[1] },
-  ]],
-  [new RegExp(String.raw`^${VERSION} (?:and|or) (?:earlier|prior|below|lower|older|before)$`), (m) => [
-    { operator: '<=', version: m[1] },
-  ]],
-  [new RegExp(String.raw`^${VERSION} (?:and|or) (?:later|above|higher|newer|after)$`), (m) => [
-    { operator: '>=', version: m[1] },
-  ]],
+  [
+    new RegExp(String.raw`^(?:from )?${VERSION} (?:through|to|until|up to) ${VERSION}$`),
+    (m) => [
+      { operator: '>=', version: m[1] },
+      { operator: '<=', version: m[2] },
+    ],
+  ],
+  [
+    new RegExp(String.raw`^(?:before|prior to|earlier than|below|lower than|older than) ${VERSION}$`),
+    (m) => [{ operator: '<', version: m[1] }],
+  ],
+  [
+    new RegExp(String.raw`^(?:up to(?: and including)?|through|until) ${VERSION}$`),
+    (m) => [{ operator: '<=', version: m[1] }],
+  ],
+  [
+    new RegExp(String.raw`^${VERSION} (?:and|or) (?:earlier|prior|below|lower|older|before)$`),
+    (m) => [{ operator: '<=', version: m[1] }],
+  ],
+  [
+    new RegExp(String.raw`^${VERSION} (?:and|or) (?:later|above|higher|newer|after)$`),
+    (m) => [{ operator: '>=', version: m[1] }],
+  ],
 ];
 
-const OPERATORS: Record<string, Operator> = { '<': '<', '<=': '<=', '=<': '<=', '>': '>', '>=': '>=', '=>': '>=', '=': '=', '==': '=' };
+const OPERATORS: Record<string, Operator> = {
+  '<': '<',
+  '<=': '<=',
+  '=<': '<=',
+  '>': '>',
+  '>=': '>=',
+  '=>': '>=',
+  '=': '=',
+  '==': '=',
+};
 
 function parseOperatorList(text: string): Constraint[] | undefined {
   const parts = text.split(/\s*(?:,|;|&&|\band\b)\s*/).filter((part) => part !== '');

@@ -17,7 +17,10 @@ export function parseLineBound(text: string): bigint[] | undefined {
  * epoch whose meaning depends on the scheme.
  */
 export function compareToLine(version: string, line: bigint[]): Order | undefined {
-  const text = version.trim().toLowerCase().replace(/^(?:v|go)(?=\d)/, '');
+  const text = version
+    .trim()
+    .toLowerCase()
+    .replace(/^(?:v|go)(?=\d)/, '');
   if (/^\d+:/.test(text)) return undefined;
   const release = /^\d+(?:\.\d+)*/.exec(text);
   if (!release) return undefined;

@@ -16,7 +16,13 @@ const feeds = new Map<string, OsvRecord[]>();
 function feed(name: string): OsvRecord[] {
   if (!feeds.has(name)) {
     const text = gunzipSync(readFileSync(new URL(`${name}.jsonl.gz`, FEEDS))).toString('utf8');
-    feeds.set(name, text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as OsvRecord));
+    feeds.set(
+      name,
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as OsvRecord),
+    );
   }
   return feeds.get(name) as OsvRecord[];
 }
@@ -32,31 +38,167 @@ const range = (type: string, ...events: OsvRange['events']): OsvAffected => ({ r
 
 describe('osvAffected: one row per rule (§2.6)', () => {
   const rows: Array<[string, string, OsvAffected, string | undefined, string]> = [
-    ['introduced "0" is the beginning', '0.0.1', range('SEMVER', { introduced: '0' }, { fixed: '1.0.0' }), 'npm', 'affected'],
-    ['fixed excludes its version', '1.0.0', range('SEMVER', { introduced: '0' }, { fixed: '1.0.0' }), 'npm', 'unaffected'],
-    ['introduced includes its version', '1.2.0', range('SEMVER', { introduced: '1.2.0' }, { fixed: '1.3.0' }), 'npm', 'affected'],
+    [
+      'introduced "0" is the beginning',
+      '0.0.1',
+      range('SEMVER', { introduced: '0' }, { fixed: '1.0.0' }),
+      'npm',
+      'affected',
+    ],
+    [
+      'fixed excludes its version',
+      '1.0.0',
+      range('SEMVER', { introduced: '0' }, { fixed: '1.0.0' }),
+      'npm',
+      'unaffected',
+    ],
+    [
+      'introduced includes its version',
+      '1.2.0',
+      range('SEMVER', { introduced: '1.2.0' }, { fixed: '1.3.0' }),
+      'npm',
+      'affected',
+    ],
     ['below introduced', '1.1.9', range('SEMVER', { introduced: '1.2.0' }, { fixed: '1.3.0' }), 'npm', 'unaffected'],
-    ['last_affected includes its version', '1.11.0', range('ECOSYSTEM', { introduced: '0' }, { last_affected: '1.11.0' }), 'PyPI', 'affected'],
-    ['after last_affected', '1.11.1', range('ECOSYSTEM', { introduced: '0' }, { last_affected: '1.11.0' }), 'PyPI', 'unaffected'],
-    ['an open introduced means every later version', '99.0.0', range('SEMVER', { introduced: '2.0.0' }), 'crates.io', 'affected'],
-    ['several intervals in one range', '2.5.0', range('SEMVER', { introduced: '0' }, { fixed: '1.0.0' }, { introduced: '2.0.0' }, { fixed: '3.0.0' }), 'npm', 'affected'],
-    ['between two intervals', '1.5.0', range('SEMVER', { introduced: '0' }, { fixed: '1.0.0' }, { introduced: '2.0.0' }, { fixed: '3.0.0' }), 'npm', 'unaffected'],
-    ['ranges are ORed', '5.0.0', { ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.0.0' }] }, { type: 'SEMVER', events: [{ introduced: '5.0.0' }] }] }, 'npm', 'affected'],
+    [
+      'last_affected includes its version',
+      '1.11.0',
+      range('ECOSYSTEM', { introduced: '0' }, { last_affected: '1.11.0' }),
+      'PyPI',
+      'affected',
+    ],
+    [
+      'after last_affected',
+      '1.11.1',
+      range('ECOSYSTEM', { introduced: '0' }, { last_affected: '1.11.0' }),
+      'PyPI',
+      'unaffected',
+    ],
+    [
+      'an open introduced means every later version',
+      '99.0.0',
+      range('SEMVER', { introduced: '2.0.0' }),
+      'crates.io',
+      'affected',
+    ],
+    [
+      'several intervals in one range',
+      '2.5.0',
+      range('SEMVER', { introduced: '0' }, { fixed: '1.0.0' }, { introduced: '2.0.0' }, { fixed: '3.0.0' }),
+      'npm',
+      'affected',
+    ],
+    [
+      'between two intervals',
+      '1.5.0',
+      range('SEMVER', { introduced: '0' }, { fixed: '1.0.0' }, { introduced: '2.0.0' }, { fixed: '3.0.0' }),
+      'npm',
+      'unaffected',
+    ],
+    [
+      'ranges are ORed',
+      '5.0.0',
+      {
+        ranges: [
+          { type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.0.0' }] },
+          { type: 'SEMVER', events: [{ introduced: '5.0.0' }] },
+        ],
+      },
+      'npm',
+      'affected',
+    ],
     ['versions[] is ORed in', '1.4.7.dev3', { ranges: [], versions: ['1.4.7.dev3'] }, 'PyPI', 'affected'],
     ['versions[] match uses the ecosystem order', '1.0', { versions: ['1.0.0'] }, 'PyPI', 'affected'],
-    ['ECOSYSTEM uses the ecosystem order (PEP 440: 1.0rc1 < 1.0)', '1.0rc1', range('ECOSYSTEM', { introduced: '0' }, { fixed: '1.0' }), 'PyPI', 'affected'],
+    [
+      'ECOSYSTEM uses the ecosystem order (PEP 440: 1.0rc1 < 1.0)',
+      '1.0rc1',
+      range('ECOSYSTEM', { introduced: '0' }, { fixed: '1.0' }),
+      'PyPI',
+      'affected',
+    ],
     ['Go versions may carry a v', 'v1.5.9', range('SEMVER', { introduced: '0' }, { fixed: '1.6.0' }), 'Go', 'affected'],
-    ['Go toolchain spelling go1.21.0', 'go1.21.0', range('SEMVER', { introduced: '1.21.0-0' }, { fixed: '1.21.0-rc.4' }), 'Go', 'unaffected'],
-    ['limit is ignored outside GIT', '1.5.0', range('SEMVER', { introduced: '1.0.0' }, { limit: '1.2.0' }), 'npm', 'affected'],
-    ['empty interval (introduced X, fixed X) contains nothing', '0.10.0', range('SEMVER', { introduced: '0.10.0' }, { fixed: '0.10.0' }), 'crates.io', 'unaffected'],
-    ['unsorted intervals keep their meaning', '0.13.0', range('ECOSYSTEM', { introduced: '0.13.0' }, { fixed: '0.14.0rc1' }, { introduced: '0.12.2' }, { fixed: '0.13.0' }), 'PyPI', 'affected'],
-    ['non-alternating events are sorted and replayed', '1.5.0', range('SEMVER', { introduced: '1.0.0' }, { introduced: '1.2.0' }, { fixed: '2.0.0' }), 'npm', 'affected'],
-    ['GIT only, version not listed → unknown', '1.5.0', range('GIT', { introduced: '0' }, { fixed: 'abc123' }), 'PyPI', 'unknown'],
-    ['GIT only, version listed → affected', '1.5.0', { ranges: [{ type: 'GIT', events: [{ introduced: '0' }, { fixed: 'abc123' }] }], versions: ['1.5.0'] }, 'PyPI', 'affected'],
-    ['GIT next to an ECOSYSTEM range: the ECOSYSTEM range decides', '3.0', { ranges: [{ type: 'GIT', events: [{ introduced: '0' }, { fixed: 'abc123' }] }, { type: 'ECOSYSTEM', events: [{ introduced: '4.0' }, { fixed: '4.3' }] }] }, 'PyPI', 'unaffected'],
+    [
+      'Go toolchain spelling go1.21.0',
+      'go1.21.0',
+      range('SEMVER', { introduced: '1.21.0-0' }, { fixed: '1.21.0-rc.4' }),
+      'Go',
+      'unaffected',
+    ],
+    [
+      'limit is ignored outside GIT',
+      '1.5.0',
+      range('SEMVER', { introduced: '1.0.0' }, { limit: '1.2.0' }),
+      'npm',
+      'affected',
+    ],
+    [
+      'empty interval (introduced X, fixed X) contains nothing',
+      '0.10.0',
+      range('SEMVER', { introduced: '0.10.0' }, { fixed: '0.10.0' }),
+      'crates.io',
+      'unaffected',
+    ],
+    [
+      'unsorted intervals keep their meaning',
+      '0.13.0',
+      range(
+        'ECOSYSTEM',
+        { introduced: '0.13.0' },
+        { fixed: '0.14.0rc1' },
+        { introduced: '0.12.2' },
+        { fixed: '0.13.0' },
+      ),
+      'PyPI',
+      'affected',
+    ],
+    [
+      'non-alternating events are sorted and replayed',
+      '1.5.0',
+      range('SEMVER', { introduced: '1.0.0' }, { introduced: '1.2.0' }, { fixed: '2.0.0' }),
+      'npm',
+      'affected',
+    ],
+    [
+      'GIT only, version not listed → unknown',
+      '1.5.0',
+      range('GIT', { introduced: '0' }, { fixed: 'abc123' }),
+      'PyPI',
+      'unknown',
+    ],
+    [
+      'GIT only, version listed → affected',
+      '1.5.0',
+      { ranges: [{ type: 'GIT', events: [{ introduced: '0' }, { fixed: 'abc123' }] }], versions: ['1.5.0'] },
+      'PyPI',
+      'affected',
+    ],
+    [
+      'GIT next to an ECOSYSTEM range: the ECOSYSTEM range decides',
+      '3.0',
+      {
+        ranges: [
+          { type: 'GIT', events: [{ introduced: '0' }, { fixed: 'abc123' }] },
+          { type: 'ECOSYSTEM', events: [{ introduced: '4.0' }, { fixed: '4.3' }] },
+        ],
+      },
+      'PyPI',
+      'unaffected',
+    ],
     ['neither ranges nor versions → unknown', '1.0', {}, 'PyPI', 'unknown'],
-    ['an uncomparable bound → unknown', '1.0', range('ECOSYSTEM', { introduced: '0' }, { fixed: 'n/a' }), 'PyPI', 'unknown'],
-    ['an uncomparable version → unknown', 'latest', range('SEMVER', { introduced: '0' }, { fixed: '1.0.0' }), 'npm', 'unknown'],
+    [
+      'an uncomparable bound → unknown',
+      '1.0',
+      range('ECOSYSTEM', { introduced: '0' }, { fixed: 'n/a' }),
+      'PyPI',
+      'unknown',
+    ],
+    [
+      'an uncomparable version → unknown',
+      'latest',
+      range('SEMVER', { introduced: '0' }, { fixed: '1.0.0' }),
+      'npm',
+      'unknown',
+    ],
     ['an unknown range type → unknown', '1.0', range('MYSTERY', { introduced: '0' }), 'npm', 'unknown'],
   ];
   it.each(rows)('%s: %s', (_rule, version, affected, ecosystem, expected) => {

@@ -106,7 +106,11 @@ function intervalsOf(events: Event[]): Interval[] | undefined {
  * unsorted ranges (PyPA's pyspark, apache-iotdb) and empty ones (RustSec's `introduced X,
  * fixed X`) meaning what their authors meant, where sorting would have to break ties blindly.
  */
-function intervalContains(interval: Interval, compare: (a: string, b: string) => Comparison | undefined, version: string): boolean | undefined {
+function intervalContains(
+  interval: Interval,
+  compare: (a: string, b: string) => Comparison | undefined,
+  version: string,
+): boolean | undefined {
   const afterStart = isBeginning(interval.start) ? 0 : compare(version, interval.start.version)?.order;
   if (afterStart === undefined) return undefined;
   if (afterStart < 0) return false;
@@ -117,7 +121,11 @@ function intervalContains(interval: Interval, compare: (a: string, b: string) =>
 }
 
 /** The OSV specification's algorithm: sort the events, then replay them over V. */
-function replayEvents(version: string, events: Event[], compare: (a: string, b: string) => Comparison | undefined): boolean | undefined {
+function replayEvents(
+  version: string,
+  events: Event[],
+  compare: (a: string, b: string) => Comparison | undefined,
+): boolean | undefined {
   let comparable = true;
   const sorted = [...events].sort((a, b) => {
     if (isBeginning(a) || isBeginning(b)) return Number(isBeginning(b)) - Number(isBeginning(a));

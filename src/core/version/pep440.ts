@@ -51,7 +51,10 @@ function parse(text: string): Pep440Key | undefined {
         : Infinity,
     post: hasPost ? number(groups.postImplicit ?? groups.postNumber) : -Infinity,
     dev: hasDev ? number(groups.devNumber) : Infinity,
-    local: groups.local?.toLowerCase().split(/[-_.]/).map((part) => (/^\d+$/.test(part) ? BigInt(part) : part)),
+    local: groups.local
+      ?.toLowerCase()
+      .split(/[-_.]/)
+      .map((part) => (/^\d+$/.test(part) ? BigInt(part) : part)),
   };
 }
 

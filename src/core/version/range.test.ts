@@ -18,8 +18,18 @@ describe('inRange: NVD bounds applied exactly as given (§2.4 rule 4b, §3.3 ste
     ['endExcluding holds below', '3.0.6', { endExcluding: '3.0.7' }, 'inside'],
     ['both bounds', '2.4.49', { startIncluding: '2.4.0', endIncluding: '2.4.55' }, 'inside'],
     ['numeric, not textual, order', '2.4.5', { startIncluding: '2.4.10' }, 'outside'],
-    ['a pre-release lies below its release', '3.0.0-alpha1', { startIncluding: '3.0.0', endExcluding: '3.0.7' }, 'outside'],
-    ['a letter release sits between patch levels', '1.1.1k', { startIncluding: '1.1.1', endExcluding: '1.1.1l' }, 'inside'],
+    [
+      'a pre-release lies below its release',
+      '3.0.0-alpha1',
+      { startIncluding: '3.0.0', endExcluding: '3.0.7' },
+      'outside',
+    ],
+    [
+      'a letter release sits between patch levels',
+      '1.1.1k',
+      { startIncluding: '1.1.1', endExcluding: '1.1.1l' },
+      'inside',
+    ],
     ['no bounds: every version', '9.9.9', {}, 'inside'],
     ['an uncomparable version is unknown, never outside', 'n/a', { endExcluding: '2.0' }, 'unknown'],
     ['an uncomparable bound is unknown, never outside', '2.0', { startIncluding: '1.0', endExcluding: '-' }, 'unknown'],
@@ -30,9 +40,18 @@ describe('inRange: NVD bounds applied exactly as given (§2.4 rule 4b, §3.3 ste
   });
 
   it('honours versionType and reports the confidence', () => {
-    expect(checkRange('1.0.0-m1', { endExcluding: '1.0.0-cr1' }, 'maven')).toEqual({ result: 'inside', confidence: 'exact' });
-    expect(checkRange('1.0.0-m1', { endExcluding: '1.0.0-cr1' }, 'semver')).toEqual({ result: 'outside', confidence: 'exact' });
-    expect(checkRange('2.4', { endExcluding: '2.5.0' }, 'semver')).toEqual({ result: 'inside', confidence: 'heuristic' });
+    expect(checkRange('1.0.0-m1', { endExcluding: '1.0.0-cr1' }, 'maven')).toEqual({
+      result: 'inside',
+      confidence: 'exact',
+    });
+    expect(checkRange('1.0.0-m1', { endExcluding: '1.0.0-cr1' }, 'semver')).toEqual({
+      result: 'outside',
+      confidence: 'exact',
+    });
+    expect(checkRange('2.4', { endExcluding: '2.5.0' }, 'semver')).toEqual({
+      result: 'inside',
+      confidence: 'heuristic',
+    });
     expect(inRange('abc', { endExcluding: 'def' }, 'git')).toBe('unknown');
   });
 });

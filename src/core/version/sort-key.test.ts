@@ -38,7 +38,9 @@ describe('versionSortKey: string order of keys equals compareVendor order', () =
   });
 
   it('holds for versions that differ only in their tail (the hard case for trailing zeros)', () => {
-    const tail = fc.array(fc.tuple(separator, piece), { maxLength: 4 }).map((parts) => parts.map(([s, p]) => s + p).join(''));
+    const tail = fc
+      .array(fc.tuple(separator, piece), { maxLength: 4 })
+      .map((parts) => parts.map(([s, p]) => s + p).join(''));
     fc.assert(
       fc.property(fc.constantFrom('1', '1.0', '1.0.0', '2.4'), tail, tail, (stem, x, y) => {
         const a = stem + x;

@@ -111,12 +111,24 @@ describe('compareVendor: confidence', () => {
 });
 
 describe('compareVendor: uncomparable values give undefined', () => {
-  it.each(['', '   ', '*', '-', 'n/a', 'N/A', 'unspecified', 'unknown', 'all versions', 'trunk', '2.4.*', '2.x', '1.2.x', '?'])(
-    '%j',
-    (value) => {
-      expect(isComparableVendorVersion(value)).toBe(false);
-      expect(compareVendor(value, '1.0')).toBeUndefined();
-      expect(compareVendor('1.0', value)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    '   ',
+    '*',
+    '-',
+    'n/a',
+    'N/A',
+    'unspecified',
+    'unknown',
+    'all versions',
+    'trunk',
+    '2.4.*',
+    '2.x',
+    '1.2.x',
+    '?',
+  ])('%j', (value) => {
+    expect(isComparableVendorVersion(value)).toBe(false);
+    expect(compareVendor(value, '1.0')).toBeUndefined();
+    expect(compareVendor('1.0', value)).toBeUndefined();
+  });
 });

@@ -53,9 +53,7 @@ const PRE_RELEASE_LETTERS: Record<string, (typeof PRE_RELEASE_ORDER)[number]> = 
   b: 'beta',
   m: 'milestone',
 };
-const POST_RELEASE_WORDS = new Set([
-  'pl', 'patch', 'post', 'sp', 'update', 'rev', 'hotfix', 'fix', 'build', 'errata',
-]);
+const POST_RELEASE_WORDS = new Set(['pl', 'patch', 'post', 'sp', 'update', 'rev', 'hotfix', 'fix', 'build', 'errata']);
 /** Single letters that mean a post-release only when a number follows (`7.4p1`, `8u181`). */
 const POST_RELEASE_LETTERS = new Set(['p', 'u', 'r']);
 const NEUTRAL_WORDS = new Set(['final', 'ga', 'release', 'stable']);
@@ -64,7 +62,10 @@ const ZERO_TOKEN: VendorToken = { rank: Rank.Zero };
 
 /** Trim, lower-case, and drop a `v` that introduces a number (`v1.2.3` → `1.2.3`). */
 export function normalizeVendorVersion(text: string): string {
-  return text.trim().toLowerCase().replace(/^v(?=\d)/, '');
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/^v(?=\d)/, '');
 }
 
 /** Whether a text can be ordered at all: placeholders, wildcards and digit-less words cannot. */
@@ -80,7 +81,11 @@ export function isComparableVendorVersion(text: string): boolean {
   );
 }
 
-function classifyWord(word: string, gluedAfterNumber: boolean, numberFollows: boolean): VendorToken | 'drop' | 'unknown' {
+function classifyWord(
+  word: string,
+  gluedAfterNumber: boolean,
+  numberFollows: boolean,
+): VendorToken | 'drop' | 'unknown' {
   if (NEUTRAL_WORDS.has(word)) return 'drop';
   const pre = PRE_RELEASE_WORDS[word];
   if (pre) return { rank: Rank.Pre, keyword: PRE_RELEASE_ORDER.indexOf(pre), word: pre };

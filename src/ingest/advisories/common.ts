@@ -52,13 +52,20 @@ export async function* runAdapter(
  * Converts one source value to items; a value the conversion rejects becomes a `rejected` item
  * (`at` says where it was). For values read elsewhere too (API pages).
  */
-export function convertValue(value: unknown, header: JsonObject | undefined, at: string, idOf: IdOf, convert: Convert): AdvisoryItem[] {
+export function convertValue(
+  value: unknown,
+  header: JsonObject | undefined,
+  at: string,
+  idOf: IdOf,
+  convert: Convert,
+): AdvisoryItem[] {
   try {
     return convert(value, header);
   } catch (error) {
     // A TypeError/RangeError here means a value shaped so oddly that the conversion tripped on
     // it: that record's problem, reported like a ConversionError. Anything else is a bug.
-    if (!(error instanceof ConversionError) && !(error instanceof TypeError) && !(error instanceof RangeError)) throw error;
+    if (!(error instanceof ConversionError) && !(error instanceof TypeError) && !(error instanceof RangeError))
+      throw error;
     return [{ kind: 'rejected', sourceId: idOf(value) ?? '', at, reason: reasonOf(error) }];
   }
 }

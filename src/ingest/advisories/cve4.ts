@@ -7,7 +7,8 @@ import { parseCvssVector } from './cvss.js';
 import { utcTimestamp } from './normalize.js';
 import { ConversionError, isObject, type JsonObject } from './types.js';
 
-const str = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+const str = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined;
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 /** ISO 639-2 `eng` (CVE 4.0) → BCP 47 `en` (CVE 5); other tags unchanged. */
 const lang = (value: unknown): string => {
@@ -21,7 +22,13 @@ const describe = (items: unknown): JsonObject[] =>
     .filter((d) => str(d.value) !== undefined)
     .map((d) => ({ lang: lang(d.lang), value: d.value as string }));
 
-const STATES: Record<string, string> = { PUBLIC: 'PUBLISHED', PUBLISHED: 'PUBLISHED', REJECT: 'REJECTED', REJECTED: 'REJECTED', RESERVED: 'RESERVED' };
+const STATES: Record<string, string> = {
+  PUBLIC: 'PUBLISHED',
+  PUBLISHED: 'PUBLISHED',
+  REJECT: 'REJECTED',
+  REJECTED: 'REJECTED',
+  RESERVED: 'RESERVED',
+};
 
 /** Loose version order for pairing bounds: numeric runs numerically, other runs as text. */
 export function compareLoose(a: string, b: string): number {
@@ -139,7 +146,12 @@ function convertAffects(affects: unknown): JsonObject[] {
       // One affected entry per platform (4.0 puts the platform on each version entry).
       const byPlatform = new Map<string, V4Version[]>();
       for (const v of data) {
-        const value = typeof v.version_value === 'string' ? v.version_value : v.version_value === undefined ? '' : String(v.version_value);
+        const value =
+          typeof v.version_value === 'string'
+            ? v.version_value
+            : v.version_value === undefined
+              ? ''
+              : String(v.version_value);
         if (value === '') continue;
         const platform = str(v.platform) ?? '';
         if (!byPlatform.has(platform)) byPlatform.set(platform, []);

@@ -62,93 +62,131 @@ function undo(record: Rec): JsonObject {
 
 /** The repository's sample of the vulnrichment dump, and the whole dump where it is beside the repository. */
 const VULNRICHMENT_RUNS = [
-  { name: 'the vulnrichment sample (2,013 CVE 5.x records)', file: VULNRICHMENT, expected: { records: 2013, xSource: 11, xDataVersion51: 2012, rejectedState: 1, legacy: 1836, adp: 4008 } },
-  { name: 'the whole vulnrichment dump (32,967 CVE 5.x records; optional)', file: sharedDataFile('cve5-vulnrichment.dev.ndjson.gz'), expected: { records: 32967, xSource: 11976, xDataVersion51: 32943, rejectedState: 78, legacy: 3532, adp: 56729 } },
+  {
+    name: 'the vulnrichment sample (2,013 CVE 5.x records)',
+    file: VULNRICHMENT,
+    expected: { records: 2013, xSource: 11, xDataVersion51: 2012, rejectedState: 1, legacy: 1836, adp: 4008 },
+  },
+  {
+    name: 'the whole vulnrichment dump (32,967 CVE 5.x records; optional)',
+    file: sharedDataFile('cve5-vulnrichment.dev.ndjson.gz'),
+    expected: { records: 32967, xSource: 11976, xDataVersion51: 32943, rejectedState: 78, legacy: 3532, adp: 56729 },
+  },
 ];
 
-for (const { name, file, expected } of VULNRICHMENT_RUNS) describe.skipIf(file === undefined)(`mitre-cvelist-v5 on ${name}, read once`, () => {
-  const source = file as string;
-  const stats = { records: 0, rejected: 0, invalid: [] as string[], rejectedState: 0, xDataVersion51: 0, xSource: 0, sourceLeft: 0, legacy: 0, adp: 0, lossy: [] as string[] };
-  const picked = new Map<string, Rec>();
-  const PICK = ['CVE-1999-0006', 'CVE-2006-20001', 'CVE-2019-25161', 'CVE-2020-8907', 'CVE-2023-41027', 'CVE-2022-38106'];
+for (const { name, file, expected } of VULNRICHMENT_RUNS)
+  describe.skipIf(file === undefined)(`mitre-cvelist-v5 on ${name}, read once`, () => {
+    const source = file as string;
+    const stats = {
+      records: 0,
+      rejected: 0,
+      invalid: [] as string[],
+      rejectedState: 0,
+      xDataVersion51: 0,
+      xSource: 0,
+      sourceLeft: 0,
+      legacy: 0,
+      adp: 0,
+      lossy: [] as string[],
+    };
+    const picked = new Map<string, Rec>();
+    const PICK = [
+      'CVE-1999-0006',
+      'CVE-2006-20001',
+      'CVE-2019-25161',
+      'CVE-2020-8907',
+      'CVE-2023-41027',
+      'CVE-2022-38106',
+    ];
 
-  beforeAll(async () => {
-    const originals = new Map<string, string>();
-    const lines = createInterface({ input: fs.createReadStream(source).pipe(createGunzip()) });
-    for await (const line of lines) {
-      const raw = JSON.parse(line) as JsonObject;
-      originals.set((raw.cveMetadata as JsonObject).cveId as string, digest(raw));
-    }
-    for await (const item of mitreCvelistV5(source)) {
-      if (item.kind === 'rejected') {
-        stats.rejected++;
-        continue;
+    beforeAll(async () => {
+      const originals = new Map<string, string>();
+      const lines = createInterface({ input: fs.createReadStream(source).pipe(createGunzip()) });
+      for await (const line of lines) {
+        const raw = JSON.parse(line) as JsonObject;
+        originals.set((raw.cveMetadata as JsonObject).cveId as string, digest(raw));
       }
-      const r = item.record as Rec;
-      stats.records++;
-      const problems = contractProblems(r);
-      if (problems.length > 0 && stats.invalid.length < 10) stats.invalid.push(`${r.cveMetadata.cveId}: ${problems.join('; ')}`);
-      if (r.cveMetadata.state === 'REJECTED') stats.rejectedState++;
-      if (r.x_dataVersion === '5.1') stats.xDataVersion51++;
-      for (const c of [cna(r), ...(r.containers.adp ?? [])]) {
-        if ('x_source' in c) stats.xSource++;
-        if ('source' in c) stats.sourceLeft++;
+      for await (const item of mitreCvelistV5(source)) {
+        if (item.kind === 'rejected') {
+          stats.rejected++;
+          continue;
+        }
+        const r = item.record as Rec;
+        stats.records++;
+        const problems = contractProblems(r);
+        if (problems.length > 0 && stats.invalid.length < 10)
+          stats.invalid.push(`${r.cveMetadata.cveId}: ${problems.join('; ')}`);
+        if (r.cveMetadata.state === 'REJECTED') stats.rejectedState++;
+        if (r.x_dataVersion === '5.1') stats.xDataVersion51++;
+        for (const c of [cna(r), ...(r.containers.adp ?? [])]) {
+          if ('x_source' in c) stats.xSource++;
+          if ('source' in c) stats.sourceLeft++;
+        }
+        if ('x_legacyV4Record' in cna(r)) stats.legacy++;
+        stats.adp += r.containers.adp?.length ?? 0;
+        if (digest(undo(r)) !== originals.get(r.cveMetadata.cveId) && stats.lossy.length < 10)
+          stats.lossy.push(r.cveMetadata.cveId);
+        if (PICK.includes(r.cveMetadata.cveId)) picked.set(r.cveMetadata.cveId, r);
       }
-      if ('x_legacyV4Record' in cna(r)) stats.legacy++;
-      stats.adp += r.containers.adp?.length ?? 0;
-      if (digest(undo(r)) !== originals.get(r.cveMetadata.cveId) && stats.lossy.length < 10) stats.lossy.push(r.cveMetadata.cveId);
-      if (PICK.includes(r.cveMetadata.cveId)) picked.set(r.cveMetadata.cveId, r);
-    }
-  });
+    });
 
-  it('yields every record, none rejected, every one valid against advisory.MitreCVEListV5Ref (no null)', () => {
-    expect(stats.records).toBe(expected.records);
-    expect(stats.rejected).toBe(0);
-    expect(stats.invalid).toEqual([]);
-  });
+    it('yields every record, none rejected, every one valid against advisory.MitreCVEListV5Ref (no null)', () => {
+      expect(stats.records).toBe(expected.records);
+      expect(stats.rejected).toBe(0);
+      expect(stats.invalid).toEqual([]);
+    });
 
-  it('changes nothing but the documented deviations (source → x_source, dataVersion, CVSS aliases, Z)', () => {
-    expect(stats.lossy).toEqual([]);
-    expect(stats.xSource).toBe(expected.xSource);
-    expect(stats.sourceLeft).toBe(0);
-    expect(stats.xDataVersion51).toBe(expected.xDataVersion51);
-    expect(stats.rejectedState).toBe(expected.rejectedState);
-    expect(stats.legacy).toBe(expected.legacy);
-    expect(stats.adp).toBe(expected.adp);
-  });
+    it('changes nothing but the documented deviations (source → x_source, dataVersion, CVSS aliases, Z)', () => {
+      expect(stats.lossy).toEqual([]);
+      expect(stats.xSource).toBe(expected.xSource);
+      expect(stats.sourceLeft).toBe(0);
+      expect(stats.xDataVersion51).toBe(expected.xDataVersion51);
+      expect(stats.rejectedState).toBe(expected.rejectedState);
+      expect(stats.legacy).toBe(expected.legacy);
+      expect(stats.adp).toBe(expected.adp);
+    });
 
-  it('CVE-1999-0006: metadata timestamps get Z, the CISA ADP container is kept', () => {
-    const r = picked.get('CVE-1999-0006')!;
-    expect(r.dataVersion).toBe('5.0');
-    expect(r.x_dataVersion).toBe('5.1');
-    expect(r.cveMetadata).toMatchObject({ state: 'PUBLISHED', dateReserved: '1999-06-07T00:00:00Z', datePublished: '1999-09-29T04:00:00Z', assignerShortName: 'mitre' });
-    const adp = r.containers.adp!.find((a) => (a.providerMetadata as JsonObject).shortName === 'CISA-ADP')!;
-    expect((adp.metrics as JsonObject[])[0].cvssV3_1).toMatchObject({ baseScore: 9.8, baseSeverity: 'CRITICAL' });
-    expect((adp.metrics as JsonObject[])[1].other).toMatchObject({ type: 'ssvc', content: { id: 'CVE-1999-0006' } });
-    expect((adp.affected as JsonObject[])[0].cpes).toEqual(['cpe:2.3:a:qualcomm:qpopper:2.4:*:*:*:*:*:*:*']);
-  });
+    it('CVE-1999-0006: metadata timestamps get Z, the CISA ADP container is kept', () => {
+      const r = picked.get('CVE-1999-0006')!;
+      expect(r.dataVersion).toBe('5.0');
+      expect(r.x_dataVersion).toBe('5.1');
+      expect(r.cveMetadata).toMatchObject({
+        state: 'PUBLISHED',
+        dateReserved: '1999-06-07T00:00:00Z',
+        datePublished: '1999-09-29T04:00:00Z',
+        assignerShortName: 'mitre',
+      });
+      const adp = r.containers.adp!.find((a) => (a.providerMetadata as JsonObject).shortName === 'CISA-ADP')!;
+      expect((adp.metrics as JsonObject[])[0].cvssV3_1).toMatchObject({ baseScore: 9.8, baseSeverity: 'CRITICAL' });
+      expect((adp.metrics as JsonObject[])[1].other).toMatchObject({ type: 'ssvc', content: { id: 'CVE-1999-0006' } });
+      expect((adp.affected as JsonObject[])[0].cpes).toEqual(['cpe:2.3:a:qualcomm:qpopper:2.4:*:*:*:*:*:*:*']);
+    });
 
-  it('moves the CVE 5 source object to x_source', () => {
-    const c = cna(picked.get('CVE-2006-20001')!);
-    expect(c.source).toBeUndefined();
-    expect(c.x_source).toEqual({ discovery: 'UNKNOWN' });
-  });
+    it('moves the CVE 5 source object to x_source', () => {
+      const c = cna(picked.get('CVE-2006-20001')!);
+      expect(c.source).toBeUndefined();
+      expect(c.x_source).toEqual({ discovery: 'UNKNOWN' });
+    });
 
-  it('keeps REJECTED records with their reasons', () => {
-    const r = picked.get('CVE-2019-25161')!;
-    expect(r.cveMetadata).toMatchObject({ state: 'REJECTED', dateRejected: '2024-02-27T09:57:13.593Z' });
-    expect(r.x_dataVersion).toBeUndefined(); // a 5.0 record
-    expect(cna(r).rejectedReasons).toEqual([{ lang: 'en', value: 'This CVE ID has been rejected or withdrawn by its CVE Numbering Authority.' }]);
-  });
+    it('keeps REJECTED records with their reasons', () => {
+      const r = picked.get('CVE-2019-25161')!;
+      expect(r.cveMetadata).toMatchObject({ state: 'REJECTED', dateRejected: '2024-02-27T09:57:13.593Z' });
+      expect(r.x_dataVersion).toBeUndefined(); // a 5.0 record
+      expect(cna(r).rejectedReasons).toEqual([
+        { lang: 'en', value: 'This CVE ID has been rejected or withdrawn by its CVE Numbering Authority.' },
+      ]);
+    });
 
-  it('adds the contract CVSS names (v4 automatable, v2 attackComplexity) and keeps integers', () => {
-    const v4 = (cna(picked.get('CVE-2020-8907')!).metrics as JsonObject[]).find((m) => m.cvssV4_0)!.cvssV4_0 as JsonObject;
-    expect(v4).toMatchObject({ Automatable: 'NOT_DEFINED', automatable: 'NOT_DEFINED' });
-    const v2 = (cna(picked.get('CVE-2023-41027')!).metrics as JsonObject[]).find((m) => m.cvssV2_0)!.cvssV2_0 as JsonObject;
-    expect(v2).toMatchObject({ accessComplexity: 'LOW', attackComplexity: 'LOW' });
-    expect(picked.get('CVE-2022-38106')!.cveMetadata.serial).toBe(1);
+    it('adds the contract CVSS names (v4 automatable, v2 attackComplexity) and keeps integers', () => {
+      const v4 = (cna(picked.get('CVE-2020-8907')!).metrics as JsonObject[]).find((m) => m.cvssV4_0)!
+        .cvssV4_0 as JsonObject;
+      expect(v4).toMatchObject({ Automatable: 'NOT_DEFINED', automatable: 'NOT_DEFINED' });
+      const v2 = (cna(picked.get('CVE-2023-41027')!).metrics as JsonObject[]).find((m) => m.cvssV2_0)!
+        .cvssV2_0 as JsonObject;
+      expect(v2).toMatchObject({ accessComplexity: 'LOW', attackComplexity: 'LOW' });
+      expect(picked.get('CVE-2022-38106')!.cveMetadata.serial).toBe(1);
+    });
   });
-});
 
 describe('mitre-cvelist-v5 on single JSON files (the official CVE 5.1 examples)', () => {
   it('basic example: one record, unchanged but for dataVersion', async () => {
@@ -195,7 +233,10 @@ describe('mitre-cvelist-v5 on the Apache httpd CNA records (CVE JSON 4.0 and 5.x
   });
 
   it('keeps the whole 4.0 original under cna.x_legacyV4Record', () => {
-    const line = gunzipSync(fs.readFileSync(APACHE)).toString('utf8').split('\n').find((l) => l.includes('"CVE-1999-1199"'))!;
+    const line = gunzipSync(fs.readFileSync(APACHE))
+      .toString('utf8')
+      .split('\n')
+      .find((l) => l.includes('"CVE-1999-1199"'))!;
     expect(cna(byId.get('CVE-1999-1199')!).x_legacyV4Record).toEqual(JSON.parse(line));
   });
 
@@ -218,15 +259,23 @@ describe('mitre-cvelist-v5 on the Apache httpd CNA records (CVE JSON 4.0 and 5.x
     expect((c.descriptions as JsonObject[])[0].lang).toBe('en');
     expect(c.metrics).toEqual([{ other: { type: 'Textual description of severity', content: { text: 'important' } } }]);
     expect(c.timeline).toEqual([{ lang: 'en', value: '1.3.2 released', time: '1998-09-23T00:00:00Z' }]);
-    expect(c.problemTypes).toEqual([{ descriptions: [{ lang: 'en', description: 'Multiple header Denial of Service vulnerability', type: 'text' }] }]);
+    expect(c.problemTypes).toEqual([
+      { descriptions: [{ lang: 'en', description: 'Multiple header Denial of Service vulnerability', type: 'text' }] },
+    ]);
     expect(c.x_source).toEqual({ defect: [], advisory: '', discovery: 'UNKNOWN' });
   });
 
   it('pairs range bounds: "<= 2.4.48" + "!< 2.4.17", ">= 2.4.7" + "<= 2.4.51"; a lone "<=" starts at 0', () => {
     const versions = (id: string) => (cna(byId.get(id)!).affected as JsonObject[]).map((a) => a.versions);
-    expect(versions('CVE-2021-33193')).toEqual([[{ version: '2.4.17', status: 'affected', lessThanOrEqual: '2.4.48', versionType: 'custom' }]]);
-    expect(versions('CVE-2021-44224')).toEqual([[{ version: '2.4.7', status: 'affected', lessThanOrEqual: '2.4.51', versionType: 'custom' }]]);
-    expect(versions('CVE-2022-23943')).toEqual([[{ version: '0', lessThanOrEqual: '2.4.52', status: 'affected', versionType: 'custom' }]]);
+    expect(versions('CVE-2021-33193')).toEqual([
+      [{ version: '2.4.17', status: 'affected', lessThanOrEqual: '2.4.48', versionType: 'custom' }],
+    ]);
+    expect(versions('CVE-2021-44224')).toEqual([
+      [{ version: '2.4.7', status: 'affected', lessThanOrEqual: '2.4.51', versionType: 'custom' }],
+    ]);
+    expect(versions('CVE-2022-23943')).toEqual([
+      [{ version: '0', lessThanOrEqual: '2.4.52', status: 'affected', versionType: 'custom' }],
+    ]);
   });
 
   it('puts the 4.0 platform into affected[].platforms, DATE_PUBLIC into datePublished/datePublic, credits', () => {
@@ -234,7 +283,9 @@ describe('mitre-cvelist-v5 on the Apache httpd CNA records (CVE JSON 4.0 and 5.x
     const r = byId.get('CVE-2017-9798')!;
     expect(r.cveMetadata.datePublished).toBe('2017-09-18T00:00:00Z');
     expect(cna(r).datePublic).toBe('2017-09-18T00:00:00Z');
-    expect(cna(r).credits).toEqual([{ lang: 'en', value: 'We would like to thank Hanno Böck for reporting this issue.' }]);
+    expect(cna(r).credits).toEqual([
+      { lang: 'en', value: 'We would like to thank Hanno Böck for reporting this issue.' },
+    ]);
     // Vulnogram workflow states (DRAFT/READY/REVIEW) are served as PUBLISHED; the original state stays in x_legacyV4Record.
     expect(byId.get('CVE-2021-31618')!.cveMetadata.state).toBe('PUBLISHED');
   });
@@ -255,14 +306,29 @@ describe('convertVersionData (CVE JSON 4.0 version_affected)', () => {
     [[v('<', '2.0')], [{ version: '0', lessThan: '2.0', status: 'affected', versionType: 'custom' }]],
     [[v('<=', '2.0')], [{ version: '0', lessThanOrEqual: '2.0', status: 'affected', versionType: 'custom' }]],
     [[v('>=', '2.0')], [{ version: '2.0', lessThan: '*', status: 'affected', versionType: 'custom' }]],
-    [[v('>', '2.0')], [{ version: '2.0', lessThan: '*', status: 'affected', versionType: 'custom' }, { version: '2.0', status: 'unaffected' }]],
+    [
+      [v('>', '2.0')],
+      [
+        { version: '2.0', lessThan: '*', status: 'affected', versionType: 'custom' },
+        { version: '2.0', status: 'unaffected' },
+      ],
+    ],
     [[v('!', '3.5.1')], [{ version: '3.5.1', status: 'unaffected' }]],
     [[v('!<', '2.4.17')], [{ version: '0', lessThan: '2.4.17', status: 'unaffected', versionType: 'custom' }]],
     [[v('!>=', '8.1.23')], [{ version: '8.1.23', lessThan: '*', status: 'unaffected', versionType: 'custom' }]],
     [[v('?=', '1.3.9')], [{ version: '1.3.9', status: 'unknown' }]],
     [[v('?<', '2.2')], [{ version: '0', lessThan: '2.2', status: 'unknown', versionType: 'custom' }]],
-    [[v('>', '1.0'), v('<', '2.0')], [{ version: '1.0', status: 'affected', lessThan: '2.0', versionType: 'custom' }, { version: '1.0', status: 'unaffected' }]],
-    [[v('!<', '2.4.30'), v('<=', '2.4.48')], [{ version: '2.4.30', status: 'affected', lessThanOrEqual: '2.4.48', versionType: 'custom' }]],
+    [
+      [v('>', '1.0'), v('<', '2.0')],
+      [
+        { version: '1.0', status: 'affected', lessThan: '2.0', versionType: 'custom' },
+        { version: '1.0', status: 'unaffected' },
+      ],
+    ],
+    [
+      [v('!<', '2.4.30'), v('<=', '2.4.48')],
+      [{ version: '2.4.30', status: 'affected', lessThanOrEqual: '2.4.48', versionType: 'custom' }],
+    ],
     // Not a range: the lower bound lies above the upper one (Atlassian-style lists).
     [
       [v('<', '8.13.3'), v('>=', '8.14.0'), v('<', '8.14.1')],
@@ -306,22 +372,41 @@ describe('mitre-cvelist-v5 inputs: directory tree, zip (with nested cves.zip), g
     const items = await collect(mitreCvelistV5(path.join(dir, 'tree')));
     expect(records(items).map((r) => r.cveMetadata.cveId)).toEqual(['CVE-1999-0001', 'CVE-2024-0001', 'CVE-2024-1001']);
     expect(rejected(items)).toEqual([
-      { kind: 'rejected', sourceId: '', at: path.join(dir, 'tree/cves/2024/0xxx/CVE-2024-0002.json'), reason: expect.stringMatching(/^invalid JSON/) },
+      {
+        kind: 'rejected',
+        sourceId: '',
+        at: path.join(dir, 'tree/cves/2024/0xxx/CVE-2024-0002.json'),
+        reason: expect.stringMatching(/^invalid JSON/),
+      },
     ]);
     for (const r of records(items)) expect(contractProblems(r)).toEqual([]);
   });
 
   it('reads a release zip whose records sit in a nested cves.zip', async () => {
     const inner = await zipOf(tree);
-    const file = write('release.zip', await zipOf([['cves.zip', inner], ['CVE-2023-0001.json.gz', gzipSync(withId('CVE-2023-0001'))]]));
+    const file = write(
+      'release.zip',
+      await zipOf([
+        ['cves.zip', inner],
+        ['CVE-2023-0001.json.gz', gzipSync(withId('CVE-2023-0001'))],
+      ]),
+    );
     const items = await collect(mitreCvelistV5(file));
     // Archive order (as written), not name order.
-    expect(records(items).map((r) => r.cveMetadata.cveId)).toEqual(['CVE-2024-0001', 'CVE-2024-1001', 'CVE-1999-0001', 'CVE-2023-0001']);
+    expect(records(items).map((r) => r.cveMetadata.cveId)).toEqual([
+      'CVE-2024-0001',
+      'CVE-2024-1001',
+      'CVE-1999-0001',
+      'CVE-2023-0001',
+    ]);
     expect(rejected(items).map((i) => i.at)).toEqual([`${file}#cves.zip#cves/2024/0xxx/CVE-2024-0002.json`]);
   });
 
   it('reads a gzipped single record and a JSON array of records', async () => {
-    expect(records(await collect(mitreCvelistV5(write('one.json.gz', gzipSync(withId('CVE-2024-0005'))))))[0].cveMetadata.cveId).toBe('CVE-2024-0005');
+    expect(
+      records(await collect(mitreCvelistV5(write('one.json.gz', gzipSync(withId('CVE-2024-0005'))))))[0].cveMetadata
+        .cveId,
+    ).toBe('CVE-2024-0005');
     const array = `[${withId('CVE-2024-0006')}, ${withId('CVE-2024-0007')}]`;
     const items = await collect(mitreCvelistV5(write('array.json', array)));
     expect(records(items).map((r) => r.cveMetadata.cveId)).toEqual(['CVE-2024-0006', 'CVE-2024-0007']);
@@ -333,7 +418,20 @@ describe('mitre-cvelist-v5 inputs: directory tree, zip (with nested cves.zip), g
       data_type: 'CVE',
       data_version: '4.0',
       CVE_data_meta: { ID: 'CVE-2020-9999', STATE: 'PUBLIC' },
-      affects: { vendor: { vendor_data: [{ vendor_name: 'v', product: { product_data: [{ product_name: 'p', version: { version_data: [{ version_affected: '~', version_value: '1' }] } }] } }] } },
+      affects: {
+        vendor: {
+          vendor_data: [
+            {
+              vendor_name: 'v',
+              product: {
+                product_data: [
+                  { product_name: 'p', version: { version_data: [{ version_affected: '~', version_value: '1' }] } },
+                ],
+              },
+            },
+          ],
+        },
+      },
     });
     const lines = [
       one('CVE-2024-0010'),
@@ -342,7 +440,11 @@ describe('mitre-cvelist-v5 inputs: directory tree, zip (with nested cves.zip), g
       badOperator,
       one('CVE-XXXX-1').replace('CVE-XXXX-1', 'CVE-24-1'),
       JSON.stringify({ dataType: 'CVE_RECORD', cveMetadata: { cveId: 'CVE-2024-0012', state: 'PUBLISHED' } }),
-      JSON.stringify({ dataType: 'CVE_RECORD', cveMetadata: { cveId: 'CVE-2024-0013', state: null }, containers: { cna: {} } }),
+      JSON.stringify({
+        dataType: 'CVE_RECORD',
+        cveMetadata: { cveId: 'CVE-2024-0013', state: null },
+        containers: { cna: {} },
+      }),
       one('CVE-2024-0011'),
     ];
     const file = write('mixed.ndjson', lines.join('\n'));
@@ -350,10 +452,30 @@ describe('mitre-cvelist-v5 inputs: directory tree, zip (with nested cves.zip), g
     expect(records(items).map((r) => r.cveMetadata.cveId)).toEqual(['CVE-2024-0010', 'CVE-2024-0011']);
     expect(rejected(items)).toEqual([
       { kind: 'rejected', sourceId: '', at: `${file}:2`, reason: expect.stringMatching(/^invalid JSON/) },
-      { kind: 'rejected', sourceId: '', at: `${file}:3`, reason: 'not a CVE record (no cveMetadata, no CVE_data_meta)' },
-      { kind: 'rejected', sourceId: 'CVE-2020-9999', at: `${file}:4`, reason: 'unknown version_affected operator "~" (version 1)' },
-      { kind: 'rejected', sourceId: 'CVE-24-1', at: `${file}:5`, reason: 'cveMetadata.cveId is not a CVE id: "CVE-24-1"' },
-      { kind: 'rejected', sourceId: 'CVE-2024-0012', at: `${file}:6`, reason: 'containers.cna is missing or not an object' },
+      {
+        kind: 'rejected',
+        sourceId: '',
+        at: `${file}:3`,
+        reason: 'not a CVE record (no cveMetadata, no CVE_data_meta)',
+      },
+      {
+        kind: 'rejected',
+        sourceId: 'CVE-2020-9999',
+        at: `${file}:4`,
+        reason: 'unknown version_affected operator "~" (version 1)',
+      },
+      {
+        kind: 'rejected',
+        sourceId: 'CVE-24-1',
+        at: `${file}:5`,
+        reason: 'cveMetadata.cveId is not a CVE id: "CVE-24-1"',
+      },
+      {
+        kind: 'rejected',
+        sourceId: 'CVE-2024-0012',
+        at: `${file}:6`,
+        reason: 'containers.cna is missing or not an object',
+      },
       { kind: 'rejected', sourceId: 'CVE-2024-0013', at: `${file}:7`, reason: 'cveMetadata.state is missing' },
     ]);
   });

@@ -56,14 +56,24 @@ describe('parseCvssVector', () => {
     });
     const v4 = parseCvssVector('CVSS:4.0/AV:N/AC:L/AT:P/PR:L/UI:N/VC:L/VI:L/VA:L/SC:N/SI:N/SA:N/AU:Y/R:U');
     expect(v4?.key).toBe('cvssV4_0');
-    expect(v4?.cvss).toMatchObject({ attackRequirements: 'PRESENT', vulnConfidentialityImpact: 'LOW', subAvailabilityImpact: 'NONE', automatable: 'YES', recovery: 'USER' });
+    expect(v4?.cvss).toMatchObject({
+      attackRequirements: 'PRESENT',
+      vulnConfidentialityImpact: 'LOW',
+      subAvailabilityImpact: 'NONE',
+      automatable: 'YES',
+      recovery: 'USER',
+    });
     expect(v4?.cvss.baseScore).toBeUndefined();
   });
 
-  it.each(['', 'CVSS:3.1/AV:N', 'CVSS:3.1/AV:Q/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', 'CVSS:2.9/AV:N', 'AV:N/AV:N/Au:N/C:P/I:P/A:P', 'garbage'])(
-    'rejects %j',
-    (vector) => expect(parseCvssVector(vector)).toBeUndefined(),
-  );
+  it.each([
+    '',
+    'CVSS:3.1/AV:N',
+    'CVSS:3.1/AV:Q/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+    'CVSS:2.9/AV:N',
+    'AV:N/AV:N/Au:N/C:P/I:P/A:P',
+    'garbage',
+  ])('rejects %j', (vector) => expect(parseCvssVector(vector)).toBeUndefined());
 
   it('agrees with NVD on every v2/v3.x base score of the NVD samples', () => {
     let compared = 0;
@@ -82,6 +92,16 @@ describe('parseCvssVector', () => {
   });
 
   it('severityOf bands', () => {
-    expect([0, 0.1, 3.9, 4, 6.9, 7, 8.9, 9, 10].map(severityOf)).toEqual(['NONE', 'LOW', 'LOW', 'MEDIUM', 'MEDIUM', 'HIGH', 'HIGH', 'CRITICAL', 'CRITICAL']);
+    expect([0, 0.1, 3.9, 4, 6.9, 7, 8.9, 9, 10].map(severityOf)).toEqual([
+      'NONE',
+      'LOW',
+      'LOW',
+      'MEDIUM',
+      'MEDIUM',
+      'HIGH',
+      'HIGH',
+      'CRITICAL',
+      'CRITICAL',
+    ]);
   });
 });

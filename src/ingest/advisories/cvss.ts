@@ -165,4 +165,5 @@ export const NVD_CVSS_KEYS: Record<string, CvssKey> = {
   cvssMetricV40: 'cvssV4_0',
 };
 
-export const isCvssObject = (value: unknown): value is JsonObject => isObject(value) && typeof value.vectorString === 'string';
+export const isCvssObject = (value: unknown): value is JsonObject =>
+  isObject(value) && typeof value.vectorString === 'string';

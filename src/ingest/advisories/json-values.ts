@@ -13,9 +13,7 @@ import { readLines } from '../readers/lines.js';
 import { reasonOf, type JsonObject } from './types.js';
 import type { SourceDocument } from './sources.js';
 
-export type JsonValueItem =
-  | { at: string; value: unknown; header?: JsonObject }
-  | { at: string; error: string };
+export type JsonValueItem = { at: string; value: unknown; header?: JsonObject } | { at: string; error: string };
 
 export type DocumentFormat = 'lines' | 'json';
 
@@ -24,7 +22,10 @@ export function formatOf(name: string): DocumentFormat {
   return /\.(ndjson|jsonl)(\.gz)?$/i.test(name) ? 'lines' : 'json';
 }
 
-export async function* documentValues(doc: SourceDocument, streamKeys: readonly string[] = []): AsyncGenerator<JsonValueItem> {
+export async function* documentValues(
+  doc: SourceDocument,
+  streamKeys: readonly string[] = [],
+): AsyncGenerator<JsonValueItem> {
   const stream = await doc.open();
   try {
     if (formatOf(doc.name) === 'lines') yield* lineValues(stream, doc.name);
@@ -57,7 +58,8 @@ interface Token {
 
 /** Sets a member like JSON.parse does: `__proto__` becomes an own member, not the prototype. */
 function setMember(object: JsonObject, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   else object[key] = value;
 }
 

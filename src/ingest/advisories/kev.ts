@@ -43,11 +43,14 @@ export function convertKevEntry(entry: unknown, header: JsonObject | undefined):
   if (references.length > 0) cna.references = references;
   const cwes = strings(entry.cwes).filter((c) => c.trim() !== '');
   if (cwes.length > 0) {
-    cna.problemTypes = [{ descriptions: cwes.map((c) => ({ lang: 'en', type: 'CWE', cweId: c.trim(), description: c.trim() })) }];
+    cna.problemTypes = [
+      { descriptions: cwes.map((c) => ({ lang: 'en', type: 'CWE', cweId: c.trim(), description: c.trim() })) },
+    ];
   }
   // Everything KEV-specific, verbatim (and any member a newer catalog adds).
   const kev: JsonObject = {};
-  for (const [key, value] of Object.entries(entry)) if (!ENTRY_MAPPED.has(key) || typeof value !== 'string') kev[key] = value;
+  for (const [key, value] of Object.entries(entry))
+    if (!ENTRY_MAPPED.has(key) || typeof value !== 'string') kev[key] = value;
   if (str(header?.catalogVersion)) kev.catalogVersion = header!.catalogVersion;
   cna.x_kev = kev;
   return finalizeRecord({ dataType: 'CVE_RECORD', dataVersion: '5.0', cveMetadata, containers: { cna } });

@@ -15,7 +15,8 @@ function shapeFromContract(schema: JsonObject): Shape {
 }
 function objectShape(schema: JsonObject): Shape {
   const props: Record<string, Shape> = {};
-  for (const [key, value] of Object.entries(schema.properties as Record<string, JsonObject>)) props[key] = shapeFromContract(value);
+  for (const [key, value] of Object.entries(schema.properties as Record<string, JsonObject>))
+    props[key] = shapeFromContract(value);
   return { kind: 'object', props };
 }
 
@@ -75,7 +76,11 @@ describe('conformObject', () => {
 
 describe('finalizeRecord', () => {
   it('sets dataType/dataVersion, keeps the source version and unknown top-level members as x_*', () => {
-    const input = { ...minimal({ x_generator: { engine: 'e' } }), CNA_private: { owner: 'httpd', emailed: null }, x_keep: 1 };
+    const input = {
+      ...minimal({ x_generator: { engine: 'e' } }),
+      CNA_private: { owner: 'httpd', emailed: null },
+      x_keep: 1,
+    };
     const record = finalizeRecord(input);
     expect(record.dataType).toBe('CVE_RECORD');
     expect(record.dataVersion).toBe('5.0');
@@ -89,7 +94,10 @@ describe('finalizeRecord', () => {
   it('omits x_dataVersion for 5.0 and appends Z to zone-less metadata timestamps', () => {
     const input = minimal();
     input.dataVersion = '5.0';
-    Object.assign(input.cveMetadata as JsonObject, { dateReserved: '1999-06-07T00:00:00', dateUpdated: '2024-08-01T16:27:56.465Z' });
+    Object.assign(input.cveMetadata as JsonObject, {
+      dateReserved: '1999-06-07T00:00:00',
+      dateUpdated: '2024-08-01T16:27:56.465Z',
+    });
     const record = finalizeRecord(input);
     expect(record.x_dataVersion).toBeUndefined();
     expect(record.cveMetadata.dateReserved).toBe('1999-06-07T00:00:00Z');
@@ -97,27 +105,61 @@ describe('finalizeRecord', () => {
   });
 
   it('wraps CVE 5.1 cpeApplicability in advisory.CustomCPE and adds contract CVSS names', () => {
-    const applicability = { operator: 'AND', negate: false, nodes: [{ operator: 'OR', negate: false, cpeMatch: [{ vulnerable: true, criteria: 'cpe:2.3:a:x:y:*:*:*:*:*:*:*:*' }] }] };
+    const applicability = {
+      operator: 'AND',
+      negate: false,
+      nodes: [
+        { operator: 'OR', negate: false, cpeMatch: [{ vulnerable: true, criteria: 'cpe:2.3:a:x:y:*:*:*:*:*:*:*:*' }] },
+      ],
+    };
     const record = finalizeRecord(
       minimal({
         cpeApplicability: [applicability, { mcpeapplicability: { operator: 'OR' } }],
         metrics: [
-          { cvssV2_0: { version: '2.0', accessComplexity: 'LOW', baseScore: 5, vectorString: 'AV:N/AC:L/Au:N/C:P/I:N/A:N' } },
-          { cvssV4_0: { version: '4.0', Automatable: 'YES', Recovery: 'USER', Safety: 'NEGLIGIBLE', baseScore: 9.3, vectorString: 'CVSS:4.0/…' } },
+          {
+            cvssV2_0: {
+              version: '2.0',
+              accessComplexity: 'LOW',
+              baseScore: 5,
+              vectorString: 'AV:N/AC:L/Au:N/C:P/I:N/A:N',
+            },
+          },
+          {
+            cvssV4_0: {
+              version: '4.0',
+              Automatable: 'YES',
+              Recovery: 'USER',
+              Safety: 'NEGLIGIBLE',
+              baseScore: 9.3,
+              vectorString: 'CVSS:4.0/…',
+            },
+          },
         ],
       }),
     );
     const cna = record.containers.cna;
-    expect(cna.cpeApplicability).toEqual([{ mcpeapplicability: applicability }, { mcpeapplicability: { operator: 'OR' } }]);
+    expect(cna.cpeApplicability).toEqual([
+      { mcpeapplicability: applicability },
+      { mcpeapplicability: { operator: 'OR' } },
+    ]);
     const metrics = cna.metrics as JsonObject[];
     expect(metrics[0].cvssV2_0).toMatchObject({ accessComplexity: 'LOW', attackComplexity: 'LOW' });
-    expect(metrics[1].cvssV4_0).toMatchObject({ Automatable: 'YES', automatable: 'YES', recovery: 'USER', safety: 'NEGLIGIBLE' });
+    expect(metrics[1].cvssV4_0).toMatchObject({
+      Automatable: 'YES',
+      automatable: 'YES',
+      recovery: 'USER',
+      safety: 'NEGLIGIBLE',
+    });
     expect(contractProblems(record)).toEqual([]);
   });
 
   it('rejects records without a CVE id, a CNA container or a state', () => {
-    expect(() => finalizeRecord({ cveMetadata: { cveId: 'GHSA-x', state: 'PUBLISHED' }, containers: { cna: {} } })).toThrow(ConversionError);
-    expect(() => finalizeRecord({ cveMetadata: { cveId: 'CVE-2024-0001', state: 'PUBLISHED' }, containers: {} })).toThrow(/containers.cna/);
+    expect(() =>
+      finalizeRecord({ cveMetadata: { cveId: 'GHSA-x', state: 'PUBLISHED' }, containers: { cna: {} } }),
+    ).toThrow(ConversionError);
+    expect(() =>
+      finalizeRecord({ cveMetadata: { cveId: 'CVE-2024-0001', state: 'PUBLISHED' }, containers: {} }),
+    ).toThrow(/containers.cna/);
     expect(() => finalizeRecord({ cveMetadata: { cveId: 'CVE-2024-0001' }, containers: { cna: {} } })).toThrow(/state/);
     expect(() => finalizeRecord({ containers: { cna: {} } })).toThrow(/cveMetadata/);
   });
@@ -125,7 +167,10 @@ describe('finalizeRecord', () => {
 
 describe('helpers', () => {
   it('stripNulls removes null members and elements everywhere', () => {
-    expect(stripNulls({ a: null, b: [1, null, { c: null, d: 2 }], e: { f: null } })).toEqual({ b: [1, { d: 2 }], e: {} });
+    expect(stripNulls({ a: null, b: [1, null, { c: null, d: 2 }], e: { f: null } })).toEqual({
+      b: [1, { d: 2 }],
+      e: {},
+    });
   });
   it('utcTimestamp', () => {
     expect(utcTimestamp('2021-12-28T20:15:08.400')).toBe('2021-12-28T20:15:08.400Z');

@@ -166,7 +166,8 @@ export function finalizeRecord(input: JsonObject, idPattern: RegExp = CVE_ID): A
   }
   const record: JsonObject = { dataType: 'CVE_RECORD', dataVersion: '5.0', cveMetadata, containers };
   if (dataVersion !== undefined && dataVersion !== '5.0') record.x_dataVersion = dataVersion;
-  for (const [key, value] of Object.entries(rest)) record[key.startsWith('x_') ? key : extensionName(record, key)] = value;
+  for (const [key, value] of Object.entries(rest))
+    record[key.startsWith('x_') ? key : extensionName(record, key)] = value;
 
   for (const container of [containers.cna, ...(Array.isArray(containers.adp) ? containers.adp : [])]) {
     if (!isObject(container)) continue;

@@ -44,7 +44,7 @@ describe('nist-nvd2 on a directory of NVD CVE API 2.0 cve objects (29 files)', (
     }
     const and = (cna(byId.get('CVE-2021-41617')!).cpeApplicability as JsonObject[])[3].mcpeapplicability as JsonObject;
     expect(and.operator).toBe('AND');
-    expect((and.nodes as JsonObject[]).map((n) => ((n.cpeMatch as JsonObject[])[0].vulnerable))).toEqual([false, true]);
+    expect((and.nodes as JsonObject[]).map((n) => (n.cpeMatch as JsonObject[])[0].vulnerable)).toEqual([false, true]);
   });
 
   it('CVE-2021-44832: metadata, references, CWEs, CVSS v3.1 + v2, derived affected', () => {
@@ -69,10 +69,18 @@ describe('nist-nvd2 on a directory of NVD CVE API 2.0 cve objects (29 files)', (
         x_source: 'security@apache.org',
         x_type: 'Secondary',
       },
-      { descriptions: [{ lang: 'en', description: 'CWE-20', cweId: 'CWE-20', type: 'CWE' }], x_source: 'nvd@nist.gov', x_type: 'Primary' },
+      {
+        descriptions: [{ lang: 'en', description: 'CWE-20', cweId: 'CWE-20', type: 'CWE' }],
+        x_source: 'nvd@nist.gov',
+        x_type: 'Primary',
+      },
     ]);
     const metrics = c.metrics as JsonObject[];
-    expect(metrics.map((m) => Object.keys(m).find((k) => k.startsWith('cvss')))).toEqual(['cvssV3_1', 'cvssV3_1', 'cvssV2_0']);
+    expect(metrics.map((m) => Object.keys(m).find((k) => k.startsWith('cvss')))).toEqual([
+      'cvssV3_1',
+      'cvssV3_1',
+      'cvssV2_0',
+    ]);
     expect(metrics[0]).toMatchObject({
       format: 'CVSS',
       cvssV3_1: { version: '3.1', baseScore: 6.6, baseSeverity: 'MEDIUM', attackComplexity: 'HIGH' },
@@ -83,7 +91,12 @@ describe('nist-nvd2 on a directory of NVD CVE API 2.0 cve objects (29 files)', (
       x_nvd: { baseSeverity: 'HIGH', acInsufInfo: false },
     });
     const log4j = (c.affected as JsonObject[])[0];
-    expect(log4j).toMatchObject({ vendor: 'apache', product: 'log4j', defaultStatus: 'unaffected', x_source: 'nvd@nist.gov' });
+    expect(log4j).toMatchObject({
+      vendor: 'apache',
+      product: 'log4j',
+      defaultStatus: 'unaffected',
+      x_source: 'nvd@nist.gov',
+    });
     expect(log4j.versions).toEqual([
       { version: '2.0.1', status: 'affected', lessThan: '2.3.2', versionType: 'custom' },
       { version: '2.4', status: 'affected', lessThan: '2.12.4', versionType: 'custom' },
@@ -99,8 +112,15 @@ describe('nist-nvd2 on a directory of NVD CVE API 2.0 cve objects (29 files)', (
   });
 
   it('maps reference tags to the CVE 5 vocabulary and keeps NVD tags and source', () => {
-    const ref = (cna(byId.get('CVE-2021-41617')!).references as JsonObject[]).find((r) => r.url === 'https://www.openssh.com/txt/release-8.8');
-    expect(ref).toEqual({ url: 'https://www.openssh.com/txt/release-8.8', tags: ['release-notes', 'vendor-advisory'], x_nvdTags: ['Release Notes', 'Vendor Advisory'], x_source: 'cve@mitre.org' });
+    const ref = (cna(byId.get('CVE-2021-41617')!).references as JsonObject[]).find(
+      (r) => r.url === 'https://www.openssh.com/txt/release-8.8',
+    );
+    expect(ref).toEqual({
+      url: 'https://www.openssh.com/txt/release-8.8',
+      tags: ['release-notes', 'vendor-advisory'],
+      x_nvdTags: ['Release Notes', 'Vendor Advisory'],
+      x_source: 'cve@mitre.org',
+    });
   });
 
   it('CISA KEV fields → x_cisaKev; cveTags → tags; SSVC → metrics other', () => {
@@ -112,11 +132,19 @@ describe('nist-nvd2 on a directory of NVD CVE API 2.0 cve objects (29 files)', (
     });
     expect(records(items).filter((r) => cna(r).x_cisaKev)).toHaveLength(18);
     expect(cna(byId.get('CVE-2019-9193')!).tags).toEqual(['disputed']);
-    expect(cna(byId.get('CVE-2019-9193')!).x_nvdCveTags).toEqual([{ sourceIdentifier: 'cve@mitre.org', tags: ['disputed'] }]);
+    expect(cna(byId.get('CVE-2019-9193')!).x_nvdCveTags).toEqual([
+      { sourceIdentifier: 'cve@mitre.org', tags: ['disputed'] },
+    ]);
     expect((cna(byId.get('CVE-2015-3306')!).metrics as JsonObject[]).find((m) => m.other)).toEqual({
       other: {
         type: 'ssvc',
-        content: { timestamp: '2026-10-08T17:40:17.854858Z', id: 'CVE-2015-3306', options: [{ exploitation: 'active' }, { automatable: 'no' }, { technicalImpact: 'total' }], role: 'CISA Coordinator', version: '2.0.3' },
+        content: {
+          timestamp: '2026-10-08T17:40:17.854858Z',
+          id: 'CVE-2015-3306',
+          options: [{ exploitation: 'active' }, { automatable: 'no' }, { technicalImpact: 'total' }],
+          role: 'CISA Coordinator',
+          version: '2.0.3',
+        },
       },
       x_nvd: { source: '134c704f-9b21-4f2e-91b3-4a467353bcc0' },
     });
@@ -124,13 +152,24 @@ describe('nist-nvd2 on a directory of NVD CVE API 2.0 cve objects (29 files)', (
 
   it('relays the CNA affected data NVD carries, before its own CPE-derived entries', () => {
     const affected = cna(byId.get('CVE-2011-2523')!).affected as JsonObject[];
-    expect(affected[0]).toEqual({ vendor: 'vsftpd', product: 'vsftpd', versions: [{ version: '2.3.4 downloaded between 20110630 and 20110703', status: 'affected' }], x_source: 'secalert@redhat.com' });
-    expect(affected.slice(1).map((a) => `${a.vendor}:${a.product}`)).toEqual(['vsftpd_project:vsftpd', 'debian:debian_linux']);
+    expect(affected[0]).toEqual({
+      vendor: 'vsftpd',
+      product: 'vsftpd',
+      versions: [{ version: '2.3.4 downloaded between 20110630 and 20110703', status: 'affected' }],
+      x_source: 'secalert@redhat.com',
+    });
+    expect(affected.slice(1).map((a) => `${a.vendor}:${a.product}`)).toEqual([
+      'vsftpd_project:vsftpd',
+      'debian:debian_linux',
+    ]);
   });
 
   it('a UUID source identifier is the assignerOrgId; an email is not a short name', () => {
     expect(byId.get('CVE-2025-0282')!.cveMetadata.assignerOrgId).toBe('3c1d8aa1-5a33-4ea4-8992-aadd6440af75');
-    expect(cna(byId.get('CVE-2025-0282')!).providerMetadata).toEqual({ orgId: '3c1d8aa1-5a33-4ea4-8992-aadd6440af75', dateUpdated: '2025-10-24T13:54:58.783Z' });
+    expect(cna(byId.get('CVE-2025-0282')!).providerMetadata).toEqual({
+      orgId: '3c1d8aa1-5a33-4ea4-8992-aadd6440af75',
+      dateUpdated: '2025-10-24T13:54:58.783Z',
+    });
     expect(byId.get('CVE-2021-44832')!.cveMetadata.assignerShortName).toBeUndefined();
   });
 
@@ -154,7 +193,15 @@ describe('nist-nvd2 inputs and failures', () => {
     return file;
   };
   const page = (cves: JsonObject[]) =>
-    JSON.stringify({ resultsPerPage: cves.length, startIndex: 0, totalResults: cves.length, format: 'NVD_CVE', version: '2.0', timestamp: '2025-01-01T00:00:00.000', vulnerabilities: cves.map((cve) => ({ cve })) });
+    JSON.stringify({
+      resultsPerPage: cves.length,
+      startIndex: 0,
+      totalResults: cves.length,
+      format: 'NVD_CVE',
+      version: '2.0',
+      timestamp: '2025-01-01T00:00:00.000',
+      vulnerabilities: cves.map((cve) => ({ cve })),
+    });
 
   it('reads a gzipped API page (streaming vulnerabilities[]) with all 29 records', async () => {
     const file = write('page.json.gz', gzipSync(page(cveFiles().map(cveObject))));
@@ -164,17 +211,52 @@ describe('nist-nvd2 inputs and failures', () => {
   });
 
   it('reads JSON Lines of {cve} and a zip of cve files', async () => {
-    const lines = cveFiles().slice(0, 3).map((f) => JSON.stringify({ cve: cveObject(f) }));
-    expect(records(await collect(nistNvd2(write('feed.jsonl', lines.join('\n'))))).map((r) => r.cveMetadata.cveId)).toEqual(['CVE-2011-2523', 'CVE-2012-2122', 'CVE-2013-2028']);
-    const zip = write('nvd.zip', await zipOf(cveFiles().slice(0, 2).map((f) => [`CVE-2011/${f}`, JSON.stringify(cveObject(f))] as [string, string])));
-    expect(records(await collect(nistNvd2(zip))).map((r) => r.cveMetadata.cveId)).toEqual(['CVE-2011-2523', 'CVE-2012-2122']);
+    const lines = cveFiles()
+      .slice(0, 3)
+      .map((f) => JSON.stringify({ cve: cveObject(f) }));
+    expect(
+      records(await collect(nistNvd2(write('feed.jsonl', lines.join('\n'))))).map((r) => r.cveMetadata.cveId),
+    ).toEqual(['CVE-2011-2523', 'CVE-2012-2122', 'CVE-2013-2028']);
+    const zip = write(
+      'nvd.zip',
+      await zipOf(
+        cveFiles()
+          .slice(0, 2)
+          .map((f) => [`CVE-2011/${f}`, JSON.stringify(cveObject(f))] as [string, string]),
+      ),
+    );
+    expect(records(await collect(nistNvd2(zip))).map((r) => r.cveMetadata.cveId)).toEqual([
+      'CVE-2011-2523',
+      'CVE-2012-2122',
+    ]);
   });
 
   it('maps Rejected to REJECTED with reasons, and reports broken entries while going on', async () => {
-    const rejectedCve = { id: 'CVE-2023-0001', sourceIdentifier: 'cve@mitre.org', published: '2023-01-01T00:00:00.000', lastModified: '2023-02-01T00:00:00.000', vulnStatus: 'Rejected', descriptions: [{ lang: 'en', value: 'Rejected reason: duplicate.' }], references: [], evaluatorComment: 'x' };
-    const file = write('mixed.json', page([cveObject('CVE-2011-2523.json'), { sourceIdentifier: 'x', descriptions: [] }, rejectedCve, { id: 'CVE-2023-0002', vulnStatus: 'Analyzed', metrics: 'oops' }]).replace('"vulnerabilities":[', '"vulnerabilities":[{"nope":1},'));
+    const rejectedCve = {
+      id: 'CVE-2023-0001',
+      sourceIdentifier: 'cve@mitre.org',
+      published: '2023-01-01T00:00:00.000',
+      lastModified: '2023-02-01T00:00:00.000',
+      vulnStatus: 'Rejected',
+      descriptions: [{ lang: 'en', value: 'Rejected reason: duplicate.' }],
+      references: [],
+      evaluatorComment: 'x',
+    };
+    const file = write(
+      'mixed.json',
+      page([
+        cveObject('CVE-2011-2523.json'),
+        { sourceIdentifier: 'x', descriptions: [] },
+        rejectedCve,
+        { id: 'CVE-2023-0002', vulnStatus: 'Analyzed', metrics: 'oops' },
+      ]).replace('"vulnerabilities":[', '"vulnerabilities":[{"nope":1},'),
+    );
     const items = await collect(nistNvd2(file));
-    expect(items.map((i) => (i.kind === 'record' ? i.sourceId : `${i.kind}:${i.sourceId}:${i.at.slice(dir.length)}:${i.reason}`))).toEqual([
+    expect(
+      items.map((i) =>
+        i.kind === 'record' ? i.sourceId : `${i.kind}:${i.sourceId}:${i.at.slice(dir.length)}:${i.reason}`,
+      ),
+    ).toEqual([
       `rejected::/mixed.json#/vulnerabilities/0:not an NVD CVE API 2.0 object (no cve, no id)`,
       'CVE-2011-2523',
       `rejected::/mixed.json#/vulnerabilities/2:NVD cve object without id`,
@@ -196,13 +278,26 @@ describe('affectedFromConfigurations', () => {
       {
         operator: 'AND',
         nodes: [
-          { operator: 'OR', negate: false, cpeMatch: [
-            { vulnerable: true, criteria: 'cpe:2.3:a:acme:app:*:*:*:*:*:*:*:*', versionStartExcluding: '1.0', versionEndIncluding: '1.5' },
-            { vulnerable: true, criteria: 'cpe:2.3:a:acme:app:*:*:*:*:*:*:*:*' },
-            { vulnerable: true, criteria: 'cpe:2.3:a:acme:app:2\\.0:*:*:*:*:*:*:*' },
-            { vulnerable: true, criteria: 'not a cpe' },
-          ] },
-          { operator: 'OR', negate: false, cpeMatch: [{ vulnerable: false, criteria: 'cpe:2.3:o:linux:linux_kernel:-:*:*:*:*:*:*:*' }] },
+          {
+            operator: 'OR',
+            negate: false,
+            cpeMatch: [
+              {
+                vulnerable: true,
+                criteria: 'cpe:2.3:a:acme:app:*:*:*:*:*:*:*:*',
+                versionStartExcluding: '1.0',
+                versionEndIncluding: '1.5',
+              },
+              { vulnerable: true, criteria: 'cpe:2.3:a:acme:app:*:*:*:*:*:*:*:*' },
+              { vulnerable: true, criteria: 'cpe:2.3:a:acme:app:2\\.0:*:*:*:*:*:*:*' },
+              { vulnerable: true, criteria: 'not a cpe' },
+            ],
+          },
+          {
+            operator: 'OR',
+            negate: false,
+            cpeMatch: [{ vulnerable: false, criteria: 'cpe:2.3:o:linux:linux_kernel:-:*:*:*:*:*:*:*' }],
+          },
         ],
       },
     ];

@@ -31,15 +31,33 @@ const REFERENCE_TAGS: Record<string, string> = {
   'VDB Entry': 'vdb-entry',
   'Vendor Advisory': 'vendor-advisory',
 };
-const referenceTag = (tag: string) => REFERENCE_TAGS[tag] ?? tag.trim().toLowerCase().replace(/[\s/]+/g, '-');
+const referenceTag = (tag: string) =>
+  REFERENCE_TAGS[tag] ??
+  tag
+    .trim()
+    .toLowerCase()
+    .replace(/[\s/]+/g, '-');
 
 /** NVD's own source identifier: the analysis in `configurations` is NVD's. */
 export const NVD_SOURCE = 'nvd@nist.gov';
 
 const HANDLED = new Set([
-  'id', 'sourceIdentifier', 'published', 'lastModified', 'vulnStatus', 'descriptions', 'references', 'weaknesses',
-  'metrics', 'configurations', 'cveTags', 'affected',
-  'cisaExploitAdd', 'cisaActionDue', 'cisaRequiredAction', 'cisaVulnerabilityName',
+  'id',
+  'sourceIdentifier',
+  'published',
+  'lastModified',
+  'vulnStatus',
+  'descriptions',
+  'references',
+  'weaknesses',
+  'metrics',
+  'configurations',
+  'cveTags',
+  'affected',
+  'cisaExploitAdd',
+  'cisaActionDue',
+  'cisaRequiredAction',
+  'cisaVulnerabilityName',
 ]);
 
 const ARRAY_MEMBERS = new Set(['descriptions', 'references', 'weaknesses', 'configurations', 'cveTags', 'affected']);
@@ -50,7 +68,8 @@ export const acceptNvdFile = (path: string) => JSON_NAME.test(path) || LINES_NAM
 function cveOf(value: unknown): JsonObject | undefined {
   if (!isObject(value)) return undefined;
   if (isObject(value.cve)) return value.cve;
-  if (typeof value.id === 'string' && ('sourceIdentifier' in value || 'descriptions' in value || 'vulnStatus' in value)) return value;
+  if (typeof value.id === 'string' && ('sourceIdentifier' in value || 'descriptions' in value || 'vulnStatus' in value))
+    return value;
   return undefined;
 }
 
@@ -119,7 +138,10 @@ function plainValue(wfnValue: string): string | undefined {
  * Platform conditions of AND configurations are not expressible here (they stay in `cpeApplicability`).
  */
 export function affectedFromConfigurations(configurations: unknown): JsonObject[] {
-  const byProduct = new Map<string, { entry: JsonObject; cpes: Set<string>; versions: Map<string, JsonObject>; all: boolean }>();
+  const byProduct = new Map<
+    string,
+    { entry: JsonObject; cpes: Set<string>; versions: Map<string, JsonObject>; all: boolean }
+  >();
   for (const configuration of list(configurations).filter(isObject)) {
     for (const node of list(configuration.nodes).filter(isObject)) {
       for (const match of list(node.cpeMatch).filter(isObject)) {
@@ -196,7 +218,8 @@ export function convertNvdCve(cve: JsonObject): AdvisoryRecord {
     .filter((d) => str(d.value) !== undefined)
     .map((d) => ({ lang: str(d.lang) ?? 'en', value: d.value }));
   if (descriptions.length > 0) cna.descriptions = descriptions;
-  if (state === 'REJECTED' && descriptions.length > 0) cna.rejectedReasons = descriptions.filter((d) => d.lang === 'en');
+  if (state === 'REJECTED' && descriptions.length > 0)
+    cna.rejectedReasons = descriptions.filter((d) => d.lang === 'en');
 
   const references = list(cve.references)
     .filter(isObject)
@@ -218,7 +241,13 @@ export function convertNvdCve(cve: JsonObject): AdvisoryRecord {
   const metrics = convertMetrics(cve.metrics);
   if (metrics.length > 0) cna.metrics = metrics;
 
-  const tags = [...new Set(list(cve.cveTags).filter(isObject).flatMap((t) => strings(t.tags)))];
+  const tags = [
+    ...new Set(
+      list(cve.cveTags)
+        .filter(isObject)
+        .flatMap((t) => strings(t.tags)),
+    ),
+  ];
   if (tags.length > 0) cna.tags = tags;
   if (list(cve.cveTags).length > 0) cna.x_nvdCveTags = cve.cveTags;
 

@@ -137,7 +137,11 @@ function convertAffected(item: JsonObject): JsonObject {
   for (const r of list(item.ranges).filter(isObject)) {
     const type = str(r.type)?.toUpperCase();
     const versionType =
-      type === 'GIT' ? 'git' : type === 'SEMVER' ? 'semver' : (ECOSYSTEM_VERSION_TYPES[ecosystemBase(ecosystem)] ?? 'custom');
+      type === 'GIT'
+        ? 'git'
+        : type === 'SEMVER'
+          ? 'semver'
+          : (ECOSYSTEM_VERSION_TYPES[ecosystemBase(ecosystem)] ?? 'custom');
     if (type === 'GIT' && str(r.repo) && entry.repo === undefined) entry.repo = r.repo;
     versions.push(...versionsFromRange(r, versionType));
   }
@@ -180,15 +184,34 @@ const PROVIDERS: Record<string, string> = { GO: 'Go', PYSEC: 'PyPA', RUSTSEC: 'R
 const ANY_ID = /^\S+$/;
 const ZERO_TIME = /^0001-01-01T00:00:00(\.0+)?Z$/;
 const EXPECTED_TYPES: Record<string, 'array' | 'string'> = {
-  id: 'string', aliases: 'array', summary: 'string', details: 'string', published: 'string', modified: 'string',
-  withdrawn: 'string', references: 'array', affected: 'array',
+  id: 'string',
+  aliases: 'array',
+  summary: 'string',
+  details: 'string',
+  published: 'string',
+  modified: 'string',
+  withdrawn: 'string',
+  references: 'array',
+  affected: 'array',
 };
-const MAPPED = new Set(['id', 'aliases', 'summary', 'details', 'published', 'modified', 'withdrawn', 'references', 'affected']);
+const MAPPED = new Set([
+  'id',
+  'aliases',
+  'summary',
+  'details',
+  'published',
+  'modified',
+  'withdrawn',
+  'references',
+  'affected',
+]);
 // severity → metrics and credits → credits are mapped too, but not losslessly (contacts, unparsed
 // scores): they are also kept verbatim (x_osvSeverity, x_osvCredits).
 
 const realDate = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() !== '' && !ZERO_TIME.test(value.trim()) ? utcTimestamp(value.trim()) : undefined;
+  typeof value === 'string' && value.trim() !== '' && !ZERO_TIME.test(value.trim())
+    ? utcTimestamp(value.trim())
+    : undefined;
 
 /** The CVE id a record is served under: the only CVE alias, else the first of several (by year, then number), else the OSV id. */
 export function osvCveId(id: string, aliases: string[]): string {
@@ -265,7 +288,8 @@ export function convertOsv(value: unknown): AdvisoryRecord {
   for (const [key, item] of Object.entries(value)) {
     // Unmapped members, and mapped ones of an unexpected type (kept, not dropped).
     const expected = EXPECTED_TYPES[key];
-    const unexpected = expected !== undefined && (expected === 'array' ? !Array.isArray(item) : typeof item !== 'string');
+    const unexpected =
+      expected !== undefined && (expected === 'array' ? !Array.isArray(item) : typeof item !== 'string');
     if (!MAPPED.has(key) || unexpected) cna[extensionKey('osv', key)] = item;
   }
   return finalizeRecord({ dataType: 'CVE_RECORD', dataVersion: '5.0', cveMetadata, containers: { cna } }, ANY_ID);

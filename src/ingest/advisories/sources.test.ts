@@ -74,13 +74,20 @@ describe('sourceDocuments', () => {
     ]);
     // Documents are read in turn, each before the next is requested.
     const texts: string[] = [];
-    for await (const doc of sourceDocuments(file, (p) => /CVE-[^/]*\.json(\.gz)?$/.test(p))) texts.push(await read(doc));
+    for await (const doc of sourceDocuments(file, (p) => /CVE-[^/]*\.json(\.gz)?$/.test(p)))
+      texts.push(await read(doc));
     expect(texts).toEqual(['{"outer":1}', '{"inner":1}']);
-    expect(fs.readdirSync(os.tmpdir()).some((n) => n.startsWith('vulnscope-advisory-zip-') && fs.readdirSync(path.join(os.tmpdir(), n)).length > 0)).toBe(false);
+    expect(
+      fs
+        .readdirSync(os.tmpdir())
+        .some((n) => n.startsWith('vulnscope-advisory-zip-') && fs.readdirSync(path.join(os.tmpdir(), n)).length > 0),
+    ).toBe(false);
   });
 
   it('reports a missing source as invalid input', async () => {
-    await expect(collect(sourceDocuments(path.join(dir, 'nope.json'), () => true))).rejects.toThrow(/advisory source not found/);
+    await expect(collect(sourceDocuments(path.join(dir, 'nope.json'), () => true))).rejects.toThrow(
+      /advisory source not found/,
+    );
   });
 
   it('reports a broken zip', async () => {
@@ -118,11 +125,21 @@ describe('documentValues', () => {
   it('streams a named member array, passing the members read before it as the header', async () => {
     const doc = '{"title":"t","meta":{"x":[1]},"vulnerabilities":[{"id":1},{"id":2}],"after":true}';
     expect(await values('page.json', doc, ['vulnerabilities'])).toEqual([
-      { at: `${dir}/page.json#/vulnerabilities/0`, value: { id: 1 }, header: { title: 't', meta: { x: [1] }, after: true } },
-      { at: `${dir}/page.json#/vulnerabilities/1`, value: { id: 2 }, header: { title: 't', meta: { x: [1] }, after: true } },
+      {
+        at: `${dir}/page.json#/vulnerabilities/0`,
+        value: { id: 1 },
+        header: { title: 't', meta: { x: [1] }, after: true },
+      },
+      {
+        at: `${dir}/page.json#/vulnerabilities/1`,
+        value: { id: 2 },
+        header: { title: 't', meta: { x: [1] }, after: true },
+      },
     ]);
     // The header object is shared: members after the array arrive later (here `after`).
-    const items = (await values('page2.json', '{"vulnerabilities":[{"id":1}],"dateReleased":"d"}', ['vulnerabilities'])) as Array<{ header?: object }>;
+    const items = (await values('page2.json', '{"vulnerabilities":[{"id":1}],"dateReleased":"d"}', [
+      'vulnerabilities',
+    ])) as Array<{ header?: object }>;
     expect(items).toHaveLength(1);
   });
 
@@ -136,7 +153,10 @@ describe('documentValues', () => {
   it('reports invalid JSON in a document once, after the last good element', async () => {
     const items = await values('bad.json', '[{"a":1},{"a":2},{"a":]');
     expect(items.slice(0, 2).map((i) => ('value' in i ? i.value : undefined))).toEqual([{ a: 1 }, { a: 2 }]);
-    expect(items[2]).toEqual({ at: `${dir}/bad.json#/1`, error: expect.stringMatching(/^invalid JSON after .*bad\.json#\/1: .*the rest of the document was not read$/) });
+    expect(items[2]).toEqual({
+      at: `${dir}/bad.json#/1`,
+      error: expect.stringMatching(/^invalid JSON after .*bad\.json#\/1: .*the rest of the document was not read$/),
+    });
     expect(items).toHaveLength(3);
   });
 

@@ -27,7 +27,11 @@ export type AcceptName = (path: string) => boolean;
 
 const isGzip = (head: Buffer) => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 const isZip = (head: Buffer) =>
-  head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && (head[2] === 3 || head[2] === 5) && (head[3] === 4 || head[3] === 6);
+  head.length >= 4 &&
+  head[0] === 0x50 &&
+  head[1] === 0x4b &&
+  (head[2] === 3 || head[2] === 5) &&
+  (head[3] === 4 || head[3] === 6);
 
 /** Reads the first bytes of a stream and returns them with a stream that still yields everything. */
 async function peek(stream: Readable, bytes: number): Promise<{ head: Buffer; stream: Readable }> {

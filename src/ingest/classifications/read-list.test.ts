@@ -170,7 +170,9 @@ describe('readClassificationList formats', () => {
   });
 
   it('throws at once for an unknown --as type', () => {
-    expect(() => readClassificationList(TOR, { as: 'anonymiser:tor' })).toThrow(/unknown classification type "anonymiser"/);
+    expect(() => readClassificationList(TOR, { as: 'anonymiser:tor' })).toThrow(
+      /unknown classification type "anonymiser"/,
+    );
   });
 
   it('throws for a missing file', async () => {
@@ -260,7 +262,9 @@ describe('readClassificationList formats', () => {
   });
 
   it('needs --as or --map with a tag column', () => {
-    expect(() => readClassificationList(C2_TAGS, { ipColumn: 'ip', tagColumn: 'tag' })).toThrow(/--as TYPE .* or --map FILE/);
+    expect(() => readClassificationList(C2_TAGS, { ipColumn: 'ip', tagColumn: 'tag' })).toThrow(
+      /--as TYPE .* or --map FILE/,
+    );
   });
 });
 
@@ -284,6 +288,8 @@ describe('readTagMap', () => {
     const missing = await writtenFile('short-map.csv', 'sliver\n');
     await expect(readTagMap(missing)).rejects.toThrow(/short-map\.csv:1: expected "tag<TAB or comma>classification"/);
     const conflict = await writtenFile('dup-map.csv', 'Sliver,c2:sliver\nsliver,c2:other\n');
-    await expect(readTagMap(conflict)).rejects.toThrow(/dup-map\.csv:2: tag "sliver" is mapped to both c2:sliver and c2:other/);
+    await expect(readTagMap(conflict)).rejects.toThrow(
+      /dup-map\.csv:2: tag "sliver" is mapped to both c2:sliver and c2:other/,
+    );
   });
 });

@@ -33,7 +33,9 @@ export function* demoObservationLines(options: DemoOptions): Generator<string> {
       ip,
       port,
       protocol: 'tcp',
-      ...(hasName ? { hostname: `${service.service.replace(/[^a-z]/g, '')}-${host}.${network.asn.toLowerCase()}.demo.example` } : {}),
+      ...(hasName
+        ? { hostname: `${service.service.replace(/[^a-z]/g, '')}-${host}.${network.asn.toLowerCase()}.demo.example` }
+        : {}),
       timestamp: new Date(options.now - random.int(0, spreadHours) * HOUR_MS - random.int(0, 3_599_999)).toISOString(),
       fingerprints: [{ cpe: service.cpe, service: service.service, source: 'vulnscope-demo' }],
       cves: service.cves,

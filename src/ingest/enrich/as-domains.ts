@@ -16,10 +16,7 @@ export function parseAsn(text: string): number | undefined {
  * Reads an `asn,domain` CSV (header optional) into AS number → domain. Bad lines are reported
  * through `onWarning` with file and line and skipped; a later line for the same AS wins.
  */
-export async function readAsDomains(
-  path: string,
-  onWarning: (message: string) => void,
-): Promise<Map<number, string>> {
+export async function readAsDomains(path: string, onWarning: (message: string) => void): Promise<Map<number, string>> {
   const domains = new Map<number, string>();
   let seenFirstLine = false;
   for await (const { text, line } of readLines(path)) {

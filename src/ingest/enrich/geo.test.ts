@@ -23,7 +23,10 @@ beforeAll(async () => {
     [
       { cidr: '8.8.8.0/24', data: { autonomous_system_number: 15169, autonomous_system_organization: 'GOOGLE' } },
       { cidr: '2001:4860::/32', data: { autonomous_system_number: 15169, autonomous_system_organization: 'GOOGLE' } },
-      { cidr: '1.1.1.0/24', data: { autonomous_system_number: 13335, autonomous_system_organization: 'CLOUDFLARENET' } },
+      {
+        cidr: '1.1.1.0/24',
+        data: { autonomous_system_number: 13335, autonomous_system_organization: 'CLOUDFLARENET' },
+      },
       { cidr: '192.0.2.0/24', data: { autonomous_system_number: 0, autonomous_system_organization: 'Not routed' } },
       { cidr: '198.51.100.0/24', data: { autonomous_system_number: 64500, autonomous_system_organization: '' } },
     ],
@@ -57,7 +60,13 @@ beforeAll(async () => {
     [
       {
         cidr: '8.8.8.0/24',
-        data: { asn: 'AS15169', as_name: 'Google LLC', as_domain: 'google.com', country: 'United States', country_code: 'US' },
+        data: {
+          asn: 'AS15169',
+          as_name: 'Google LLC',
+          as_domain: 'google.com',
+          country: 'United States',
+          country_code: 'US',
+        },
       },
     ],
     { databaseType: 'ipinfo lite' },

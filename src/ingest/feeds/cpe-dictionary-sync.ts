@@ -26,7 +26,12 @@ export interface CpeDictionarySyncOptions extends Omit<CpeDictionaryOptions, 'on
   full?: boolean;
   now?: () => number;
   overlapMs?: number;
-  onPage?: (collection: CpeCollectionName, page: NvdPage, context: PageContext, totals: { read: number; rejected: number }) => void;
+  onPage?: (
+    collection: CpeCollectionName,
+    page: NvdPage,
+    context: PageContext,
+    totals: { read: number; rejected: number },
+  ) => void;
 }
 
 export interface CpeDictionarySyncResult extends Omit<CpeDictionarySummary, 'durationMs'> {
@@ -36,14 +41,27 @@ export interface CpeDictionarySyncResult extends Omit<CpeDictionarySummary, 'dur
   collections: Record<CpeCollectionName, Omit<NvdApiSyncSummary, 'requests'>>;
 }
 
-export async function syncCpeDictionary(storage: Storage, options: CpeDictionarySyncOptions): Promise<CpeDictionarySyncResult> {
+export async function syncCpeDictionary(
+  storage: Storage,
+  options: CpeDictionarySyncOptions,
+): Promise<CpeDictionarySyncResult> {
   const started = Date.now();
   const client = options.api instanceof NvdApiClient ? options.api : new NvdApiClient(options.api);
   const totals = { read: 0, products: 0, matchStrings: 0, names: 0, deprecated: 0, aliases: 0, rejected: 0 };
   const touched = new Set<string>();
   const collections: Array<[CpeCollectionName, NvdCollection]> = [
-    ['products', { path: NVD_PATHS.cpes, listKey: 'products', resultsPerPage: options.productsPerPage ?? CPE_RESULTS_PER_PAGE }],
-    ['matchStrings', { path: NVD_PATHS.cpematch, listKey: 'matchStrings', resultsPerPage: options.matchStringsPerPage ?? MATCH_RESULTS_PER_PAGE }],
+    [
+      'products',
+      { path: NVD_PATHS.cpes, listKey: 'products', resultsPerPage: options.productsPerPage ?? CPE_RESULTS_PER_PAGE },
+    ],
+    [
+      'matchStrings',
+      {
+        path: NVD_PATHS.cpematch,
+        listKey: 'matchStrings',
+        resultsPerPage: options.matchStringsPerPage ?? MATCH_RESULTS_PER_PAGE,
+      },
+    ],
   ];
   const schedules = {} as CpeDictionarySyncResult['collections'];
   try {
@@ -74,5 +92,11 @@ export async function syncCpeDictionary(storage: Storage, options: CpeDictionary
     // Renames stored so far take effect even when a later page failed (the next sync resumes after them).
     if (touched.size > 0) await options.onKnowledgeChanged?.([...touched].sort());
   }
-  return { ...totals, touchedProducts: [...touched].sort(), durationMs: Date.now() - started, requests: client.requests, collections: schedules };
+  return {
+    ...totals,
+    touchedProducts: [...touched].sort(),
+    durationMs: Date.now() - started,
+    requests: client.requests,
+    collections: schedules,
+  };
 }

@@ -44,10 +44,14 @@ export async function resolveReleaseAsset(url: string, fetchImpl: typeof fetch =
     throw invalidInput(`the release ${url} is not JSON: ${(error as Error).message}`);
   }
   const assets = isObject(release) && Array.isArray(release.assets) ? release.assets.filter(isObject) : [];
-  const asset = assets.find((a) => typeof a.name === 'string' && ALL_CVEs(a.name) && typeof a.browser_download_url === 'string');
+  const asset = assets.find(
+    (a) => typeof a.name === 'string' && ALL_CVEs(a.name) && typeof a.browser_download_url === 'string',
+  );
   if (!asset) {
     const names = assets.map((a) => a.name).filter((n) => typeof n === 'string');
-    throw invalidInput(`the release ${url} has no "…_all_CVEs_at_midnight.zip" asset (assets: ${names.join(', ') || 'none'})`);
+    throw invalidInput(
+      `the release ${url} has no "…_all_CVEs_at_midnight.zip" asset (assets: ${names.join(', ') || 'none'})`,
+    );
   }
   return new URL(asset.browser_download_url as string, url).toString();
 }

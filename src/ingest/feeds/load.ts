@@ -7,7 +7,11 @@
 import type { AdvisoryItem, AdvisoryRecord } from '../advisories/types.js';
 import type { LoadCounts } from '../../storage/advisories/index.js';
 import type { Storage } from '../../storage/index.js';
-import { refreshKnowledgeAfterLoad, type KnowledgeRefreshSummary, type OnKnowledgeChanged } from '../knowledge/refresh.js';
+import {
+  refreshKnowledgeAfterLoad,
+  type KnowledgeRefreshSummary,
+  type OnKnowledgeChanged,
+} from '../knowledge/refresh.js';
 import { adapterFor, type RegisteredFeed } from './registry.js';
 
 export interface FeedLoadOptions {
@@ -46,7 +50,9 @@ export interface FeedIdentity {
 const DEFAULT_BATCH = 500;
 
 /** Records built elsewhere (tests, the benchmark) as adapter items, keyed by their CVE id. */
-export async function* recordsAsItems(records: Iterable<AdvisoryRecord> | AsyncIterable<AdvisoryRecord>): AsyncIterable<AdvisoryItem> {
+export async function* recordsAsItems(
+  records: Iterable<AdvisoryRecord> | AsyncIterable<AdvisoryRecord>,
+): AsyncIterable<AdvisoryItem> {
   for await (const record of records) yield { kind: 'record', record, sourceId: record.cveMetadata.cveId };
 }
 

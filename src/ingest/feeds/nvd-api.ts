@@ -75,7 +75,8 @@ export class NvdApiClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.clock = options.clock ?? systemClock;
     this.limiter =
-      options.limiter ?? new SlidingWindowLimiter(options.apiKey ? NVD_LIMIT_WITH_KEY : NVD_LIMIT_WITHOUT_KEY, NVD_WINDOW_MS, this.clock);
+      options.limiter ??
+      new SlidingWindowLimiter(options.apiKey ? NVD_LIMIT_WITH_KEY : NVD_LIMIT_WITHOUT_KEY, NVD_WINDOW_MS, this.clock);
     this.fetch = options.fetch ?? fetch;
   }
 
@@ -98,7 +99,9 @@ export class NvdApiClient {
         if (!(error instanceof AttemptError)) throw error;
         if (!error.retry) throw invalidInput(`NVD API request ${url} failed: ${error.message}`);
         if (attempt >= attempts) {
-          throw unavailable(`NVD API request ${url} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${error.message}`);
+          throw unavailable(
+            `NVD API request ${url} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${error.message}`,
+          );
         }
         const delayMs = Math.min(maxBackoff, error.retryAfterMs ?? backoff * 2 ** (attempt - 1));
         this.options.onRetry?.({ url, attempt, reason: error.message, delayMs });

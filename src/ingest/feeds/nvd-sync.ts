@@ -69,12 +69,20 @@ export async function runNvdSync(options: NvdSyncOptions): Promise<NvdSyncOutcom
   }
   const outcome: NvdSyncOutcome = { runs: [], windows: 0, pages: 0, items: 0, syncedUntil: 0 };
   const save = (run: ApiSyncRun | undefined) => {
-    state = { base, ...(state.syncedUntil !== undefined ? { syncedUntil: state.syncedUntil } : {}), ...(run ? { run } : {}) };
+    state = {
+      base,
+      ...(state.syncedUntil !== undefined ? { syncedUntil: state.syncedUntil } : {}),
+      ...(run ? { run } : {}),
+    };
     return options.state.write(state);
   };
 
   /** Pages through one query from the run's position, saving the position after each page. */
-  async function readAll(run: ApiSyncRun, params: Record<string, string> | undefined, window: DateWindow | undefined): Promise<ApiSyncRun> {
+  async function readAll(
+    run: ApiSyncRun,
+    params: Record<string, string> | undefined,
+    window: DateWindow | undefined,
+  ): Promise<ApiSyncRun> {
     let reread = false;
     for (;;) {
       let shrunk = false;

@@ -51,7 +51,8 @@ describe('SlidingWindowLimiter', () => {
     }
     expect(starts).toEqual([0, 4_000, 8_000, 12_000, 14_000, 18_000]);
     // Any 10 s window holds at most 3 starts.
-    for (const start of starts) expect(starts.filter((s) => s >= start && s < start + 10_000).length).toBeLessThanOrEqual(3);
+    for (const start of starts)
+      expect(starts.filter((s) => s >= start && s < start + 10_000).length).toBeLessThanOrEqual(3);
   });
 
   it('serves concurrent callers in order without exceeding the limit', async () => {

@@ -51,9 +51,20 @@ export function nvdApiBase(feed: RegisteredFeed, defaultBase = DEFAULT_NVD_BASE_
   return undefined;
 }
 
-export async function syncFeed(storage: Storage, registry: FeedRegistry, name: string, options: SyncOptions = {}): Promise<SyncResult> {
+export async function syncFeed(
+  storage: Storage,
+  registry: FeedRegistry,
+  name: string,
+  options: SyncOptions = {},
+): Promise<SyncResult> {
   const feed = registry.get(name);
-  if (!feed) throw invalidInput(`unknown feed "${name}" (feeds: ${registry.list().map((f) => f.name).join(', ')}, and cpe-dictionary)`);
+  if (!feed)
+    throw invalidInput(
+      `unknown feed "${name}" (feeds: ${registry
+        .list()
+        .map((f) => f.name)
+        .join(', ')}, and cpe-dictionary)`,
+    );
   const apiBase = nvdApiBase(feed, options.nvd?.baseUrl);
   if (apiBase) {
     const { nvd, onPage, force, onRejected, batchSize, refreshKnowledge, onKnowledgeChanged } = options;
@@ -66,13 +77,27 @@ export async function syncFeed(storage: Storage, registry: FeedRegistry, name: s
       ...(refreshKnowledge === false ? { refreshKnowledge } : {}),
       ...(onKnowledgeChanged ? { onKnowledgeChanged } : {}),
     });
-    const { read, rejected, added, updated, unchanged, removed, records, generation, durationMs, knowledge, ...api } = result;
-    const summary = { read, rejected, added, updated, unchanged, removed, records, generation, durationMs, ...(knowledge ? { knowledge } : {}) };
+    const { read, rejected, added, updated, unchanged, removed, records, generation, durationMs, knowledge, ...api } =
+      result;
+    const summary = {
+      read,
+      rejected,
+      added,
+      updated,
+      unchanged,
+      removed,
+      records,
+      generation,
+      durationMs,
+      ...(knowledge ? { knowledge } : {}),
+    };
     return { feed: name, source: apiBase, notModified: false, ...summary, api };
   }
   let source = feed.source ?? (feed.name === 'mitre-cvelist-v5' ? options.cvelistUrl : undefined);
   if (!source) {
-    throw invalidInput(`feed "${name}" has no source; give it one in VULNSCOPE_FEEDS_FILE, or load files with "vulnscope ingest advisories --feed ${name} FILE…"`);
+    throw invalidInput(
+      `feed "${name}" has no source; give it one in VULNSCOPE_FEEDS_FILE, or load files with "vulnscope ingest advisories --feed ${name} FILE…"`,
+    );
   }
   if (!isUrl(source)) {
     const summary = await loadFeedSources(storage, feed, [source], { ...options, mode: 'replace' });

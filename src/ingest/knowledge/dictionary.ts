@@ -79,10 +79,16 @@ export interface CpeDictionarySummary {
 
 const DEFAULT_BATCH = 1000;
 
-const str = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+const str = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
 function isInput(item: unknown): item is CpeDictionaryInput {
-  return isObject(item) && typeof item.at === 'string' && ('value' in item || typeof item.error === 'string') && Object.keys(item).length === 2;
+  return (
+    isObject(item) &&
+    typeof item.at === 'string' &&
+    ('value' in item || typeof item.error === 'string') &&
+    Object.keys(item).length === 2
+  );
 }
 
 type Classified =
@@ -97,12 +103,17 @@ function classify(value: unknown, at: string): Classified {
   if (isObject(value.matchString)) return { kind: 'match', matchString: value.matchString };
   for (const key of PAGE_KEYS) {
     if (Array.isArray(value[key])) {
-      return { kind: 'page', elements: (value[key] as unknown[]).map((element, i) => ({ at: `${at}#/${key}/${i}`, value: element })) };
+      return {
+        kind: 'page',
+        elements: (value[key] as unknown[]).map((element, i) => ({ at: `${at}#/${key}/${i}`, value: element })),
+      };
     }
   }
   if (typeof value.cpeName === 'string') return { kind: 'product', cpe: value };
   if (typeof value.criteria === 'string' && 'matchCriteriaId' in value) return { kind: 'match', matchString: value };
-  throw new Error('not an NVD CPE API 2.0 product ({cpe: {cpeName, …}}) or Match Criteria API 2.0 object ({matchString: {criteria, …}})');
+  throw new Error(
+    'not an NVD CPE API 2.0 product ({cpe: {cpeName, …}}) or Match Criteria API 2.0 object ({matchString: {criteria, …}})',
+  );
 }
 
 function checkedName(cpe: unknown, what: string): { cpe: string; wfn: Wfn } {
@@ -114,7 +125,10 @@ function checkedName(cpe: unknown, what: string): { cpe: string; wfn: Wfn } {
   } catch (error) {
     throw new Error(`${what} ${JSON.stringify(text)} is not a CPE name: ${reasonOf(error)}`);
   }
-  if (!concreteName(text, wfn)) throw new Error(`${what} ${JSON.stringify(text)} is not a concrete CPE name (wildcards or ANY part, vendor or product)`);
+  if (!concreteName(text, wfn))
+    throw new Error(
+      `${what} ${JSON.stringify(text)} is not a concrete CPE name (wildcards or ANY part, vendor or product)`,
+    );
   return { cpe: text, wfn };
 }
 
@@ -163,7 +177,10 @@ export function productEntry(cpe: JsonObject): { entry: CpeNameEntry; aliases: C
 export function matchEntries(matchString: JsonObject): CpeNameEntry[] {
   if (typeof matchString.criteria !== 'string') throw new Error('match criteria object without criteria');
   const matches = Array.isArray(matchString.matches) ? matchString.matches : [];
-  return matches.map((match) => ({ cpe: checkedName(isObject(match) ? match.cpeName : undefined, 'matches[]').cpe, kind: 'match' as const }));
+  return matches.map((match) => ({
+    cpe: checkedName(isObject(match) ? match.cpeName : undefined, 'matches[]').cpe,
+    kind: 'match' as const,
+  }));
 }
 
 /**
@@ -194,7 +211,8 @@ export async function ingestCpeDictionary(
       const { written, rejected } = await storage.knowledge.upsertCpeNames(entries);
       summary.names += written;
       // Entries were checked before; anything the store still refuses is reported, never dropped silently.
-      for (const entry of rejected) reject(entryAt[entries.indexOf(entry)] ?? '', `not a concrete CPE name: ${entry.cpe}`);
+      for (const entry of rejected)
+        reject(entryAt[entries.indexOf(entry)] ?? '', `not a concrete CPE name: ${entry.cpe}`);
     }
     if (aliases.length > 0) {
       const result = await storage.knowledge.upsertAliases(aliases);

@@ -55,7 +55,6 @@ export interface MatcherOptions {
 
 const NO_MATCH: ContextMatch = Object.freeze({ confirmed: [], evidence: [] }) as ContextMatch;
 
-
 function parseOrSkip(text: string): Wfn | undefined {
   try {
     return parseCpe(text);
@@ -163,7 +162,8 @@ export class KnowledgeMatcher {
     }
     if (cveIds.size === 0) return NO_MATCH;
     const evidence: CveEvidence[] = [];
-    for (const app of await this.applicabilityOf([...cveIds].sort())) evidence.push(...evaluateApplicability(app, inputs));
+    for (const app of await this.applicabilityOf([...cveIds].sort()))
+      evidence.push(...evaluateApplicability(app, inputs));
     if (evidence.length === 0) return NO_MATCH;
     const confirmed = [...new Set(evidence.filter((e) => e.confirmed).map((e) => e.cve))].sort();
     return { confirmed, evidence: this.keepEvidence ? evidence : [] };
@@ -201,7 +201,8 @@ export class KnowledgeMatcher {
   private async candidatesOf(name: CandidateName): Promise<string[]> {
     const product = `${name.part}:${name.vendor}:${name.product}`;
     let known = this.productsWithCriteria.get(product);
-    if (known === undefined) this.productsWithCriteria.set(product, (known = await this.source.productHasCriteria(name)));
+    if (known === undefined)
+      this.productsWithCriteria.set(product, (known = await this.source.productHasCriteria(name)));
     if (!known) return [];
     const key = nameKey(name);
     let cves = this.names.get(key);

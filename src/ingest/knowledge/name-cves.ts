@@ -8,7 +8,11 @@ import { applicabilityCoversName } from '../../core/applicability/criterion.js';
 import { parseCpe } from '../../core/cpe.js';
 import type { Storage } from '../../storage/index.js';
 
-export async function cvesOfNames(storage: Storage, cpes: readonly string[], vulnerableOnly: boolean): Promise<string[][]> {
+export async function cvesOfNames(
+  storage: Storage,
+  cpes: readonly string[],
+  vulnerableOnly: boolean,
+): Promise<string[][]> {
   const { names, applicability } = await storage.knowledge.criteriaForNames(cpes);
   return names.map(({ cpe, criteria }) => {
     const wfn = parseCpe(cpe);

@@ -74,7 +74,12 @@ class Accumulator {
   }
 }
 
-async function refreshInBatches(storage: Storage, cveIds: readonly string[], options: KnowledgeRefreshOptions, into: Accumulator): Promise<void> {
+async function refreshInBatches(
+  storage: Storage,
+  cveIds: readonly string[],
+  options: KnowledgeRefreshOptions,
+  into: Accumulator,
+): Promise<void> {
   const size = options.batchSize ?? DEFAULT_KNOWLEDGE_BATCH;
   const deriver = options.deriver ?? KNOWLEDGE_DERIVER;
   for (let i = 0; i < cveIds.length; i += size) {
@@ -124,7 +129,10 @@ export async function refreshKnowledgeAfterLoad(
  * Re-derives knowledge for every CVE of both feeds (skipping CVEs whose records and derivation
  * are unchanged unless `force`) and removes knowledge of CVEs neither feed has any more.
  */
-export async function rebuildKnowledge(storage: Storage, options: KnowledgeRefreshOptions = {}): Promise<KnowledgeRefreshSummary> {
+export async function rebuildKnowledge(
+  storage: Storage,
+  options: KnowledgeRefreshOptions = {},
+): Promise<KnowledgeRefreshSummary> {
   const acc = new Accumulator(options);
   const size = options.batchSize ?? DEFAULT_KNOWLEDGE_BATCH;
   const served = await storage.knowledge.servedGenerations();

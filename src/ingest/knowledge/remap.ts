@@ -47,7 +47,9 @@ function touchTest(touched: Set<string>): (keys: string[]) => boolean {
         touched.has(key) ||
         wildcard.some((pattern) => {
           const parts = key.split(':');
-          return pattern.every((value, i) => value === '*' || value === parts[i] || (i === 2 && parts.slice(2).join(':') === value));
+          return pattern.every(
+            (value, i) => value === '*' || value === parts[i] || (i === 2 && parts.slice(2).join(':') === value),
+          );
         }),
     );
 }
@@ -102,7 +104,11 @@ export function hostRemapping(storage: Storage, options: Pick<RemapOptions, 'onP
         aliases: (keys) => storage.knowledge.aliasesOf(keys),
       });
       total = total
-        ? { examined: total.examined + done.examined, changed: total.changed + done.changed, durationMs: total.durationMs + done.durationMs }
+        ? {
+            examined: total.examined + done.examined,
+            changed: total.changed + done.changed,
+            durationMs: total.durationMs + done.durationMs,
+          }
         : done;
       return done;
     },

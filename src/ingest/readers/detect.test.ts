@@ -10,8 +10,16 @@ describe('detectFormat', () => {
   it.each([
     ['nmap XML', '<?xml version="1.0"?>\n<nmaprun scanner="nmap">', 'nmap'],
     ['masscan XML', '\uFEFF  <?xml version="1.0"?><nmaprun scanner="masscan">', 'nmap'],
-    ['masscan -oJ', '[\n{   "ip": "192.0.2.1",   "timestamp": "1700000000", "ports": [ {"port": 80, "proto": "tcp", "status": "open"} ] }\n,\n', 'masscan'],
-    ['masscan -oD', '{"ip":"192.0.2.1","timestamp":"1700000000","port":80,"proto":"tcp","rec_type":"status","data":{"status":"open"}}\n', 'masscan'],
+    [
+      'masscan -oJ',
+      '[\n{   "ip": "192.0.2.1",   "timestamp": "1700000000", "ports": [ {"port": 80, "proto": "tcp", "status": "open"} ] }\n,\n',
+      'masscan',
+    ],
+    [
+      'masscan -oD',
+      '{"ip":"192.0.2.1","timestamp":"1700000000","port":80,"proto":"tcp","rec_type":"status","data":{"status":"open"}}\n',
+      'masscan',
+    ],
     ['Shodan JSONL', '{"ip_str": "203.0.113.7", "port": 443, "data": "HTTP/1.1 200 OK"}\n{"ip_str"', 'shodan'],
     ['Shodan banner, ip_str last', '{"_shodan": {"module": "http"}, "port": 80, "ip": 1}\n', 'shodan'],
     ['Shodan JSONL starting with a failed line', '{"failed": true, "port": 80}\n{"ip_str": "203.0.113.7"}\n', 'shodan'],
@@ -21,8 +29,16 @@ describe('detectFormat', () => {
     ['Vulnscope array', '[{"ip": "192.0.2.1", "port": 22, "timestamp": 1700000000}]', 'ndjson'],
     ['Vulnscope NDJSON with a data field', '{"ip": "192.0.2.1", "port": 22, "data": [1, 2]}\n', 'ndjson'],
     ['empty array', '[]', 'ndjson'],
-    ['first record larger than the head (Shodan keys seen)', '{"port": 80, "ip_str": "1.2.3.4", "data": "' + 'x'.repeat(100), 'shodan'],
-    ['first record larger than the head (no tell-tale keys)', '{"ip": "1.2.3.4", "port": 80, "banner": "' + 'x'.repeat(100), 'ndjson'],
+    [
+      'first record larger than the head (Shodan keys seen)',
+      '{"port": 80, "ip_str": "1.2.3.4", "data": "' + 'x'.repeat(100),
+      'shodan',
+    ],
+    [
+      'first record larger than the head (no tell-tale keys)',
+      '{"ip": "1.2.3.4", "port": 80, "banner": "' + 'x'.repeat(100),
+      'ndjson',
+    ],
   ])('%s', (_name, head, format) => {
     expect(detectFormat(head)).toBe(format);
   });

@@ -2,14 +2,7 @@
  * Scanner CPEs (nmap's 2.2 URIs, Shodan's possibly truncated 2.3 strings) as CPE 2.3 names and
  * fingerprint identities. Conversion always goes through the WFN (src/core/cpe.ts).
  */
-import {
-  concreteWfnValue,
-  formatCpe23,
-  parseCpe,
-  parseCpeQuery,
-  quoteWfnValue,
-  type Wfn,
-} from '../../core/cpe.js';
+import { concreteWfnValue, formatCpe23, parseCpe, parseCpeQuery, quoteWfnValue, type Wfn } from '../../core/cpe.js';
 import { canonicalCpe } from '../../core/fingerprint.js';
 import { boundedMemo } from '../../core/memo.js';
 import type { Fingerprint } from '../../core/observation.js';
@@ -109,4 +102,3 @@ function withVersion(cpe: ScannerCpe, version: string): ScannerCpe | undefined {
     return undefined;
   }
 }
-

@@ -26,7 +26,11 @@ async function readAll(path: string, options?: Parameters<typeof readScanFile>[1
 }
 
 const summary = (items: ReadItem[]) =>
-  items.map((i) => (i.kind === 'observation' ? `${i.observation.ip}:${i.observation.port}/${i.observation.protocol}` : `rejected: ${i.reason}`));
+  items.map((i) =>
+    i.kind === 'observation'
+      ? `${i.observation.ip}:${i.observation.port}/${i.observation.protocol}`
+      : `rejected: ${i.reason}`,
+  );
 
 const SAMPLES: Record<string, { text: string; expected: string[] }> = {
   'Vulnscope NDJSON': {
@@ -105,9 +109,15 @@ describe('readScanFile', () => {
   });
 
   it('uses the forced format instead of detecting', async () => {
-    const items = await readAll(SCANS + 'shodan_host_cropped_nginx_sample.json', { format: 'nmap' satisfies ScanFormat });
-    expect(items).toEqual([{ kind: 'rejected', at: expect.any(Object), reason: expect.stringMatching(/^invalid XML: /) }]);
-    expect(summary(await readAll(SCANS + 'shodan_host_cropped_nginx_sample.json', { format: 'shodan' }))).toEqual(['198.51.100.80:80/tcp']);
+    const items = await readAll(SCANS + 'shodan_host_cropped_nginx_sample.json', {
+      format: 'nmap' satisfies ScanFormat,
+    });
+    expect(items).toEqual([
+      { kind: 'rejected', at: expect.any(Object), reason: expect.stringMatching(/^invalid XML: /) },
+    ]);
+    expect(summary(await readAll(SCANS + 'shodan_host_cropped_nginx_sample.json', { format: 'shodan' }))).toEqual([
+      '198.51.100.80:80/tcp',
+    ]);
   });
 
   it('yields nothing for an empty file and one rejection for an unknown one', async () => {
@@ -115,20 +125,33 @@ describe('readScanFile', () => {
     expect(await readAll(writeTemp('blank.json.gz', gzipSync('\n\n')))).toEqual([]);
     const csv = writeTemp('list.csv', 'ip,port\n192.0.2.1,80\n');
     expect(await readAll(csv)).toEqual([
-      { kind: 'rejected', at: { file: csv, line: 1 }, reason: expect.stringMatching(/^unrecognised input starting with "ip,port/) },
+      {
+        kind: 'rejected',
+        at: { file: csv, line: 1 },
+        reason: expect.stringMatching(/^unrecognised input starting with "ip,port/),
+      },
     ]);
   });
 
   it('throws invalid input for a missing file', async () => {
-    await expect(readAll(join(work, 'missing.xml'))).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/scan file not found/) });
+    await expect(readAll(join(work, 'missing.xml'))).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/scan file not found/),
+    });
   });
 
   it('reports truncated gzip after yielding what was readable', async () => {
-    const lines = Array.from({ length: 20_000 }, (_, n) => `{"ip":"10.0.${n >> 8}.${n & 255}","port":80,"timestamp":${1700000000 + n}}`);
+    const lines = Array.from(
+      { length: 20_000 },
+      (_, n) => `{"ip":"10.0.${n >> 8}.${n & 255}","port":80,"timestamp":${1700000000 + n}}`,
+    );
     const gz = gzipSync(lines.join('\n'));
     const items = await readAll(writeTemp('cut.ndjson.gz', gz.subarray(0, Math.floor(gz.length / 2))));
     const last = items[items.length - 1];
-    expect(last).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/^corrupt or truncated gzip data: /) });
+    expect(last).toMatchObject({
+      kind: 'rejected',
+      reason: expect.stringMatching(/^corrupt or truncated gzip data: /),
+    });
     expect(items.length).toBeGreaterThan(1000);
     expect(items.slice(0, -1).every((i) => i.kind === 'observation')).toBe(true);
   });

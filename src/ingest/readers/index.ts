@@ -68,6 +68,11 @@ export async function* readScanFile(path: string, options: ReadScanFileOptions =
 }
 
 function unrecognised(head: string): string {
-  const start = JSON.stringify(head.replace(/^\uFEFF/, '').trimStart().slice(0, 20));
+  const start = JSON.stringify(
+    head
+      .replace(/^\uFEFF/, '')
+      .trimStart()
+      .slice(0, 20),
+  );
   return `unrecognised input starting with ${start}: expected nmap/masscan XML (<), a JSON array ([) or JSON lines ({)`;
 }

@@ -12,14 +12,9 @@ import { LINE_LIMIT, readLines } from './lines.js';
 import { firstSignificantChar, peekStream } from './peek.js';
 import { reasonOf } from './types.js';
 
-export type JsonRecord =
-  | { at: SourcePosition; value: unknown }
-  | { at: SourcePosition; reason: string };
+export type JsonRecord = { at: SourcePosition; value: unknown } | { at: SourcePosition; reason: string };
 
-export async function* readJsonRecords(
-  input: NodeJS.ReadableStream,
-  file: string,
-): AsyncGenerator<JsonRecord> {
+export async function* readJsonRecords(input: NodeJS.ReadableStream, file: string): AsyncGenerator<JsonRecord> {
   const { head, stream } = await peekStream(input, (h) => firstSignificantChar(h) !== undefined, 64 * 1024);
   if (firstSignificantChar(head) === '[') yield* readJsonArray(stream, file);
   else yield* readJsonLines(stream, file);

@@ -11,10 +11,7 @@ export const LINE_LIMIT = 64 * 1024 * 1024;
  * Splits a byte stream into UTF-8 lines (1-based numbers; `\n` or `\r\n`; a leading BOM dropped).
  * Unlike readline, errors of the input stream (e.g. corrupt gzip) reach the caller.
  */
-export async function* readLines(
-  input: NodeJS.ReadableStream,
-  limit = LINE_LIMIT,
-): AsyncGenerator<Line> {
+export async function* readLines(input: NodeJS.ReadableStream, limit = LINE_LIMIT): AsyncGenerator<Line> {
   const decoder = new StringDecoder('utf8');
   let partial = '';
   let discarding = false;

@@ -41,7 +41,11 @@ describe('masscan -oJ', () => {
   it('reads status and banner records, skips closed ports, rejects bad ones by element index', async () => {
     const items = await read(MASSCAN_OJ);
     expect(items).toEqual([
-      { kind: 'observation', at: { file: 'masscan.json', line: 1 }, observation: bare('192.0.2.1', 80, 1700000000_000) },
+      {
+        kind: 'observation',
+        at: { file: 'masscan.json', line: 1 },
+        observation: bare('192.0.2.1', 80, 1700000000_000),
+      },
       {
         kind: 'observation',
         at: { file: 'masscan.json', line: 2 },
@@ -50,9 +54,17 @@ describe('masscan -oJ', () => {
           fingerprints: [{ service: 'http', banner: 'HTTP/1.0 200 OK\r\nServer: Apache/2.4.49 (Unix)' }],
         },
       },
-      { kind: 'observation', at: { file: 'masscan.json', line: 3 }, observation: bare('2001:db8::5', 161, 1700000004_000, 'udp') },
+      {
+        kind: 'observation',
+        at: { file: 'masscan.json', line: 3 },
+        observation: bare('2001:db8::5', 161, 1700000004_000, 'udp'),
+      },
       { kind: 'rejected', at: { file: 'masscan.json', line: 5 }, reason: 'port 0 out of range 1–65535' },
-      { kind: 'rejected', at: { file: 'masscan.json', line: 6 }, reason: 'bad timestamp "not-a-time": expected epoch seconds' },
+      {
+        kind: 'rejected',
+        at: { file: 'masscan.json', line: 6 },
+        reason: 'bad timestamp "not-a-time": expected epoch seconds',
+      },
     ]);
   });
 
@@ -62,18 +74,27 @@ describe('masscan -oJ', () => {
     const compatible = `[{"ip": "192.0.2.8", "timestamp": "1700000000", "ports": [{"port": 25, "proto": "tcp", "service": {"name": null, "banner": "220 mail ESMTP"}}]},\n{"finished": 1}]\n`;
     const items = await read(compatible);
     expect(items).toHaveLength(1);
-    expect(items[0].kind === 'observation' && items[0].observation.fingerprints).toEqual([{ banner: '220 mail ESMTP' }]);
+    expect(items[0].kind === 'observation' && items[0].observation.fingerprints).toEqual([
+      { banner: '220 mail ESMTP' },
+    ]);
   });
 
   it('keeps a comma that is inside a string near the end', async () => {
-    const items = await read(`[{"ip": "192.0.2.9", "timestamp": "1700000000", "ports": [{"port": 21, "proto": "tcp", "service": {"name": "ftp", "banner": "a,]"}}]}]`);
+    const items = await read(
+      `[{"ip": "192.0.2.9", "timestamp": "1700000000", "ports": [{"port": 21, "proto": "tcp", "service": {"name": "ftp", "banner": "a,]"}}]}]`,
+    );
     expect(items[0].kind === 'observation' && items[0].observation.fingerprints[0].banner).toBe('a,]');
   });
 
   it('reports a broken array once and stops', async () => {
-    const items = await read(`[{"ip": "192.0.2.1", "timestamp": "1700000000", "ports": [{"port": 80, "proto": "tcp", "status": "open"}]},\n{"ip": oops}]`);
+    const items = await read(
+      `[{"ip": "192.0.2.1", "timestamp": "1700000000", "ports": [{"port": 80, "proto": "tcp", "status": "open"}]},\n{"ip": oops}]`,
+    );
     expect(items.map((i) => i.kind)).toEqual(['observation', 'rejected']);
-    expect(items[1]).toMatchObject({ at: { line: 2 }, reason: expect.stringMatching(/^invalid JSON array after element 1: .*the rest of the file was not read$/) });
+    expect(items[1]).toMatchObject({
+      at: { line: 2 },
+      reason: expect.stringMatching(/^invalid JSON array after element 1: .*the rest of the file was not read$/),
+    });
   });
 });
 
@@ -88,14 +109,25 @@ describe('masscan -oD (NDJSON)', () => {
     ];
     const items = await read(lines.join('\n') + '\n');
     expect(items).toEqual([
-      { kind: 'observation', at: { file: 'masscan.json', line: 1 }, observation: bare('198.51.100.1', 80, 1700000000_000) },
+      {
+        kind: 'observation',
+        at: { file: 'masscan.json', line: 1 },
+        observation: bare('198.51.100.1', 80, 1700000000_000),
+      },
       {
         kind: 'observation',
         at: { file: 'masscan.json', line: 2 },
-        observation: { ...bare('198.51.100.1', 80, 1700000002_000), fingerprints: [{ service: 'http', banner: 'HTTP/1.1 404 Not Found' }] },
+        observation: {
+          ...bare('198.51.100.1', 80, 1700000002_000),
+          fingerprints: [{ service: 'http', banner: 'HTTP/1.1 404 Not Found' }],
+        },
       },
       { kind: 'rejected', at: { file: 'masscan.json', line: 4 }, reason: 'unknown masscan rec_type "ping"' },
-      { kind: 'rejected', at: { file: 'masscan.json', line: 5 }, reason: 'unknown transport "icmp": expected tcp or udp' },
+      {
+        kind: 'rejected',
+        at: { file: 'masscan.json', line: 5 },
+        reason: 'unknown transport "icmp": expected tcp or udp',
+      },
     ]);
   });
 });

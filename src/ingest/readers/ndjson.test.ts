@@ -83,9 +83,39 @@ describe('Vulnscope observation NDJSON', () => {
     ];
     const items = await read(lines.map((l) => JSON.stringify(l)).join('\r\n'));
     expect(items.map((i) => (i.kind === 'observation' ? i.observation : i))).toEqual([
-      { ip: '2001:db8::1', port: 53, protocol: 'udp', hostnames: [], timestamp: 1700000000_000, fingerprints: [], osCpes: [], cves: [], classifications: [] },
-      { ip: '198.51.100.1', port: 8080, protocol: 'tcp', hostnames: [], timestamp: 1700000000123, fingerprints: [], osCpes: [], cves: [], classifications: [] },
-      { ip: '198.51.100.2', port: 22, protocol: 'tcp', hostnames: [], timestamp: Date.UTC(2024, 0, 1), fingerprints: [], osCpes: [], cves: [], classifications: [] },
+      {
+        ip: '2001:db8::1',
+        port: 53,
+        protocol: 'udp',
+        hostnames: [],
+        timestamp: 1700000000_000,
+        fingerprints: [],
+        osCpes: [],
+        cves: [],
+        classifications: [],
+      },
+      {
+        ip: '198.51.100.1',
+        port: 8080,
+        protocol: 'tcp',
+        hostnames: [],
+        timestamp: 1700000000123,
+        fingerprints: [],
+        osCpes: [],
+        cves: [],
+        classifications: [],
+      },
+      {
+        ip: '198.51.100.2',
+        port: 22,
+        protocol: 'tcp',
+        hostnames: [],
+        timestamp: Date.UTC(2024, 0, 1),
+        fingerprints: [],
+        osCpes: [],
+        cves: [],
+        classifications: [],
+      },
     ]);
   });
 
@@ -142,10 +172,11 @@ describe('Vulnscope observation NDJSON', () => {
     const doc = readFileSync('docs/observation-format.md', 'utf8');
     const example = /## Vulnscope observation NDJSON[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)![1];
     const items = await read(example);
-    expect(items.map((i) => (i.kind === 'observation' ? `${i.observation.ip}:${i.observation.port}/${i.observation.protocol}` : i.reason))).toEqual([
-      '203.0.113.7:443/tcp',
-      '2001:db8::1:53/udp',
-    ]);
+    expect(
+      items.map((i) =>
+        i.kind === 'observation' ? `${i.observation.ip}:${i.observation.port}/${i.observation.protocol}` : i.reason,
+      ),
+    ).toEqual(['203.0.113.7:443/tcp', '2001:db8::1:53/udp']);
   });
 
   it('reads a JSON array of observations, positions being element indexes', async () => {
@@ -157,7 +188,10 @@ describe('Vulnscope observation NDJSON', () => {
   });
 
   it('reads pretty-printed records one after another', async () => {
-    const text = [JSON.stringify(GOOD, null, 2), JSON.stringify({ ip: '192.0.2.9', port: 9, timestamp: 1700000000 }, null, 2)].join('\n');
+    const text = [
+      JSON.stringify(GOOD, null, 2),
+      JSON.stringify({ ip: '192.0.2.9', port: 9, timestamp: 1700000000 }, null, 2),
+    ].join('\n');
     const items = await read(text);
     expect(items.map((i) => [i.kind, i.at.line])).toEqual([
       ['observation', 1],
@@ -168,7 +202,11 @@ describe('Vulnscope observation NDJSON', () => {
   it('explains that a python-libnmap JSON report is not this format', async () => {
     const items = await read('{"__NmapReport__": {"_hosts": []}}\n');
     expect(items).toEqual([
-      { kind: 'rejected', at: { file: 'obs.ndjson', line: 1 }, reason: expect.stringMatching(/python-libnmap JSON report/) },
+      {
+        kind: 'rejected',
+        at: { file: 'obs.ndjson', line: 1 },
+        reason: expect.stringMatching(/python-libnmap JSON report/),
+      },
     ]);
   });
 

@@ -189,9 +189,7 @@ function bestOsCpes(host: NmapHost): string[] {
  * dropped rather than pinned on an unrelated port.
  */
 function smbHostScriptCves(host: NmapHost, openPorts: NmapPort[]): { port?: NmapPort; cves: string[] } {
-  const cves = host.hostScriptCves
-    .filter((s) => /^(smb|samba)/i.test(s.scriptId))
-    .flatMap((s) => s.cves);
+  const cves = host.hostScriptCves.filter((s) => /^(smb|samba)/i.test(s.scriptId)).flatMap((s) => s.cves);
   if (cves.length === 0) return { cves };
   const smbPort = ['445', '139']
     .map((id) => openPorts.find((p) => p.portid === id && p.protocol === 'tcp'))

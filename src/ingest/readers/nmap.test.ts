@@ -116,14 +116,22 @@ describe('nmap XML fixtures', () => {
   it('takes OS CPEs from the most accurate osmatch and service o/h CPEs (full_sudo6)', async () => {
     const items = await readFixture('nmap_libnmap_full_sudo6.xml');
     expect(find(items, '192.168.1.1', 23).osCpes).toEqual(['cpe:2.3:o:linux:linux_kernel:2.6.13:*:*:*:*:*:*:*']);
-    expect(find(items, '192.168.1.1', 992).fingerprints[0]).toMatchObject({ product: 'Sagem router telnetd', tunnel: 'ssl', devicetype: 'router' });
+    expect(find(items, '192.168.1.1', 992).fingerprints[0]).toMatchObject({
+      product: 'Sagem router telnetd',
+      tunnel: 'ssl',
+      devicetype: 'router',
+    });
     const mac = find(items, '192.168.1.3', 5900);
     expect(mac.osCpes).toEqual([
       'cpe:2.3:o:apple:mac_os_x:*:*:*:*:*:*:*:*',
       'cpe:2.3:o:apple:mac_os_x:10.8:*:*:*:*:*:*:*',
       'cpe:2.3:o:apple:iphone_os:5:*:*:*:*:*:*:*',
     ]);
-    expect(find(items, '192.168.1.3', 88).fingerprints[0]).toMatchObject({ cpe: 'cpe:2.3:a:heimdal:kerberos:*:*:*:*:*:*:*:*', vendor: 'heimdal', product: 'kerberos' });
+    expect(find(items, '192.168.1.3', 88).fingerprints[0]).toMatchObject({
+      cpe: 'cpe:2.3:a:heimdal:kerberos:*:*:*:*:*:*:*:*',
+      vendor: 'heimdal',
+      product: 'kerberos',
+    });
     expect(find(items, '192.168.1.3', 88).fingerprints[0].version).toBeUndefined();
     // Five osmatches tie at 100%: all their CPEs, with the empty URI update part as ANY.
     const windows = find(items, '192.168.1.5', 2869).osCpes;
@@ -131,13 +139,19 @@ describe('nmap XML fixtures', () => {
     expect(windows).toContain('cpe:2.3:o:microsoft:windows_server_2008:*:beta3:*:*:*:*:*:*');
     expect(windows).toHaveLength(10);
     // 252 hosts are down and mac addresses are not IPs.
-    expect(new Set(observations(items).map((o) => o.ip))).toEqual(new Set(['192.168.1.1', '192.168.1.2', '192.168.1.5', '192.168.1.3']));
+    expect(new Set(observations(items).map((o) => o.ip))).toEqual(
+      new Set(['192.168.1.1', '192.168.1.2', '192.168.1.5', '192.168.1.3']),
+    );
   });
 
   it('reads old-style <osclass> without CPEs as no OS CPEs (1_os_banner_scripts)', async () => {
     const items = await readFixture('nmap_libnmap_1_os_banner_scripts.xml');
     expect(observations(items).every((o) => o.osCpes.length === 0)).toBe(true);
-    expect(find(items, '127.0.0.1', 80).fingerprints[0]).toMatchObject({ product: 'Apache httpd', version: '2.2.15', extrainfo: '(CentOS) PHP/5.3.3' });
+    expect(find(items, '127.0.0.1', 80).fingerprints[0]).toMatchObject({
+      product: 'Apache httpd',
+      version: '2.2.15',
+      extrainfo: '(CentOS) PHP/5.3.3',
+    });
   });
 
   it('brings the Dionaea honeypot products, vulners CVEs and SMB host-script CVEs through', async () => {
@@ -146,7 +160,10 @@ describe('nmap XML fixtures', () => {
     expect(all.every((o) => o.ip === '172.28.1.3')).toBe(true); // the MAC address is ignored
     expect(all[0].hostnames).toEqual(['dionaea', 'dionaea.libnmap-testing_testing_net']); // user, then PTR
     expect(all[0].timestamp).toBe(1606064948_000);
-    expect(all[0].osCpes).toEqual(['cpe:2.3:o:linux:linux_kernel:4:*:*:*:*:*:*:*', 'cpe:2.3:o:linux:linux_kernel:5:*:*:*:*:*:*:*']);
+    expect(all[0].osCpes).toEqual([
+      'cpe:2.3:o:linux:linux_kernel:4:*:*:*:*:*:*:*',
+      'cpe:2.3:o:linux:linux_kernel:5:*:*:*:*:*:*:*',
+    ]);
 
     const products = all.flatMap((o) => o.fingerprints.map((f) => f.nmap_product ?? f.product)).filter(Boolean);
     expect(products).toEqual([
@@ -158,14 +175,30 @@ describe('nmap XML fixtures', () => {
       'Memcached',
       'MongoDB',
     ]);
-    expect(find(items, '172.28.1.3', 3306).fingerprints[0]).toMatchObject({ cpe: 'cpe:2.3:a:mysql:mysql:5.7.16:*:*:*:*:*:*:*', version: '5.7.16' });
-    expect(find(items, '172.28.1.3', 80).fingerprints[0]).toMatchObject({ cpe: 'cpe:2.3:a:igor_sysoev:nginx:*:*:*:*:*:*:*:*', vendor: 'igor_sysoev', product: 'nginx' });
-    expect(find(items, '172.28.1.3', 1433).fingerprints[0]).toMatchObject({ product: 'Microsoft SQL Server 2000', version: '8.00.528.00; SP1+' });
+    expect(find(items, '172.28.1.3', 3306).fingerprints[0]).toMatchObject({
+      cpe: 'cpe:2.3:a:mysql:mysql:5.7.16:*:*:*:*:*:*:*',
+      version: '5.7.16',
+    });
+    expect(find(items, '172.28.1.3', 80).fingerprints[0]).toMatchObject({
+      cpe: 'cpe:2.3:a:igor_sysoev:nginx:*:*:*:*:*:*:*:*',
+      vendor: 'igor_sysoev',
+      product: 'nginx',
+    });
+    expect(find(items, '172.28.1.3', 1433).fingerprints[0]).toMatchObject({
+      product: 'Microsoft SQL Server 2000',
+      version: '8.00.528.00; SP1+',
+    });
     // product="" is no product; the version text stays as an extra.
     expect(find(items, '172.28.1.3', 1723).fingerprints).toEqual([{ nmap_version: '(Firmware: 1)', service: 'pptp' }]);
 
     // vulners table form: type=cve only (the PACKETSTORM entry is dropped).
-    expect(find(items, '172.28.1.3', 11211).cves).toEqual(['CVE-2016-8705', 'CVE-2016-8704', 'CVE-2016-8706', 'CVE-2018-1000127', 'CVE-2017-9951']);
+    expect(find(items, '172.28.1.3', 11211).cves).toEqual([
+      'CVE-2016-8705',
+      'CVE-2016-8704',
+      'CVE-2016-8706',
+      'CVE-2018-1000127',
+      'CVE-2017-9951',
+    ]);
     // smb-vuln-ms17-010 is a host script with state VULNERABLE: it lands on 445/tcp only.
     expect(find(items, '172.28.1.3', 445).cves).toEqual(['CVE-2017-0143']);
     expect(all.filter((o) => o.cves.includes('CVE-2017-0143'))).toHaveLength(1);
@@ -193,7 +226,11 @@ describe('nmap XML rules (inline documents)', () => {
     expect(dns.ip).toBe('2001:db8::1');
     expect(dns.timestamp).toBe(1700000100_000);
     expect(dns.cves).toEqual(['CVE-2012-1667']);
-    expect(dns.fingerprints[0]).toMatchObject({ cpe: 'cpe:2.3:a:isc:bind:9.8.2rc1:*:*:*:*:*:*:*', version: '9.8.2rc1', nmap_product: 'ISC BIND' });
+    expect(dns.fingerprints[0]).toMatchObject({
+      cpe: 'cpe:2.3:a:isc:bind:9.8.2rc1:*:*:*:*:*:*:*',
+      version: '9.8.2rc1',
+      nmap_product: 'ISC BIND',
+    });
     expect(https.cves).toEqual(['CVE-2014-0160', 'CVE-2020-1234']);
     expect(https.fingerprints).toEqual([{ service: 'https', tunnel: 'ssl' }]);
   });
@@ -206,10 +243,21 @@ describe('nmap XML rules (inline documents)', () => {
 </ports></host>`),
     );
     const [http, ssh] = observations(items);
-    expect(http.fingerprints[0]).toMatchObject({ cpe: 'cpe:2.3:a:igor_sysoev:nginx:1.18.0:*:*:*:*:*:*:*', version: '1.18.0', nmap_version: '1.18.0' });
+    expect(http.fingerprints[0]).toMatchObject({
+      cpe: 'cpe:2.3:a:igor_sysoev:nginx:1.18.0:*:*:*:*:*:*:*',
+      version: '1.18.0',
+      nmap_version: '1.18.0',
+    });
     // A version with spaces cannot be a CPE value: the CPE stays versionless, nmap_version keeps it.
     expect(ssh.fingerprints).toEqual([
-      { cpe: 'cpe:2.3:a:openbsd:openssh:*:*:*:*:*:*:*:*', vendor: 'openbsd', product: 'openssh', nmap_product: 'OpenSSH', nmap_version: '8.2p1 Ubuntu 4ubuntu0.5', service: 'ssh' },
+      {
+        cpe: 'cpe:2.3:a:openbsd:openssh:*:*:*:*:*:*:*:*',
+        vendor: 'openbsd',
+        product: 'openssh',
+        nmap_product: 'OpenSSH',
+        nmap_version: '8.2p1 Ubuntu 4ubuntu0.5',
+        service: 'ssh',
+      },
     ]);
     expect(ssh.osCpes).toEqual(['cpe:2.3:o:linux:linux_kernel:*:*:*:*:*:*:*:*']);
   });
@@ -237,10 +285,20 @@ describe('nmap XML rules (inline documents)', () => {
 </ports></host>`),
     );
     expect(rejections(items)).toEqual([
-      { kind: 'rejected', at: { file: 'inline.xml', line: 5 }, reason: expect.stringMatching(/^port 38412\/sctp: unknown transport "sctp"/) },
-      { kind: 'rejected', at: { file: 'inline.xml', line: 6 }, reason: 'port 70000/tcp: port 70000 out of range 1–65535' },
+      {
+        kind: 'rejected',
+        at: { file: 'inline.xml', line: 5 },
+        reason: expect.stringMatching(/^port 38412\/sctp: unknown transport "sctp"/),
+      },
+      {
+        kind: 'rejected',
+        at: { file: 'inline.xml', line: 6 },
+        reason: 'port 70000/tcp: port 70000 out of range 1–65535',
+      },
     ]);
-    expect(observations(items)).toMatchObject([{ port: 123, protocol: 'udp', fingerprints: [{ product: 'NTP', version: 'v4' }] }]);
+    expect(observations(items)).toMatchObject([
+      { port: 123, protocol: 'udp', fingerprints: [{ product: 'NTP', version: 'v4' }] },
+    ]);
   });
 
   it('reads masscan -oX (banners as service extras, endtime only)', async () => {
@@ -255,7 +313,17 @@ describe('nmap XML rules (inline documents)', () => {
     const items = await readXml(xml);
     expect(rejections(items)).toEqual([]);
     expect(observations(items)).toEqual([
-      { ip: '192.0.2.10', port: 80, protocol: 'tcp', hostnames: [], timestamp: 1700000050_000, fingerprints: [], osCpes: [], cves: [], classifications: [] },
+      {
+        ip: '192.0.2.10',
+        port: 80,
+        protocol: 'tcp',
+        hostnames: [],
+        timestamp: 1700000050_000,
+        fingerprints: [],
+        osCpes: [],
+        cves: [],
+        classifications: [],
+      },
       {
         ip: '192.0.2.10',
         port: 80,
@@ -272,17 +340,24 @@ describe('nmap XML rules (inline documents)', () => {
   });
 
   it('reports a truncated file after yielding the complete hosts', async () => {
-    const xml = run(`<host starttime="1700000000"><address addr="10.0.0.3" addrtype="ipv4"/><ports><port protocol="tcp" portid="22"><state state="open"/></port></ports></host>
+    const xml =
+      run(`<host starttime="1700000000"><address addr="10.0.0.3" addrtype="ipv4"/><ports><port protocol="tcp" portid="22"><state state="open"/></port></ports></host>
 <host starttime="1700000000"><address addr="10.0.0.4" addrtype="ipv4"/><ports><port protocol="tcp" portid="22"><state state="open"/>`);
     const items = await readXml(xml.slice(0, xml.indexOf('</nmaprun>')));
     expect(observations(items).map((o) => o.ip)).toEqual(['10.0.0.3']);
     expect(rejections(items)).toEqual([
-      { kind: 'rejected', at: { file: 'inline.xml', line: 4 }, reason: expect.stringMatching(/input ended inside the <host> that starts on line 4/) },
+      {
+        kind: 'rejected',
+        at: { file: 'inline.xml', line: 4 },
+        reason: expect.stringMatching(/input ended inside the <host> that starts on line 4/),
+      },
     ]);
   });
 
   it('says so when the file ends between hosts', async () => {
-    const xml = run(`<host starttime="1700000000"><address addr="10.0.0.3" addrtype="ipv4"/><ports><port protocol="tcp" portid="22"><state state="open"/></port></ports></host>`);
+    const xml = run(
+      `<host starttime="1700000000"><address addr="10.0.0.3" addrtype="ipv4"/><ports><port protocol="tcp" portid="22"><state state="open"/></port></ports></host>`,
+    );
     const items = await readXml(xml.slice(0, xml.indexOf('</nmaprun>')));
     expect(items.map((i) => (i.kind === 'rejected' ? i.reason : i.observation.ip))).toEqual([
       '10.0.0.3',
@@ -299,16 +374,26 @@ describe('nmap XML rules (inline documents)', () => {
       },
     ]);
     expect(await readXml('<?xml version="1.0"?><html><body/></html>')).toEqual([
-      { kind: 'rejected', at: { file: 'inline.xml', line: 1 }, reason: expect.stringMatching(/not an nmap XML report: the root element is <html>/) },
+      {
+        kind: 'rejected',
+        at: { file: 'inline.xml', line: 1 },
+        reason: expect.stringMatching(/not an nmap XML report: the root element is <html>/),
+      },
     ]);
   });
 
   it('rejects a host without an IP address once, at its line', async () => {
     const items = await readXml(
-      run(`<host starttime="1700000000"><address addr="00:11:22:33:44:55" addrtype="mac"/><ports><port protocol="tcp" portid="22"><state state="open"/></port><port protocol="tcp" portid="80"><state state="open"/></port></ports></host>`),
+      run(
+        `<host starttime="1700000000"><address addr="00:11:22:33:44:55" addrtype="mac"/><ports><port protocol="tcp" portid="22"><state state="open"/></port><port protocol="tcp" portid="80"><state state="open"/></port></ports></host>`,
+      ),
     );
     expect(items).toEqual([
-      { kind: 'rejected', at: { file: 'inline.xml', line: 3 }, reason: 'host with 2 open port(s): no IPv4 or IPv6 <address>' },
+      {
+        kind: 'rejected',
+        at: { file: 'inline.xml', line: 3 },
+        reason: 'host with 2 open port(s): no IPv4 or IPv6 <address>',
+      },
     ]);
   });
 });

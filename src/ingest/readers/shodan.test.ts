@@ -98,7 +98,9 @@ describe('Shodan host-API fixtures', () => {
 
   it('reads the same host object compacted onto one line', async () => {
     const compact = JSON.stringify(JSON.parse(readFileSync(SCANS + 'shodan_host_dns_sample.json', 'utf8')));
-    expect(observationsOf(await read(compact + '\n')).map((o) => `${o.ip}:${o.port}/${o.protocol}`)).toEqual(['192.0.2.10:53/udp']);
+    expect(observationsOf(await read(compact + '\n')).map((o) => `${o.ip}:${o.port}/${o.protocol}`)).toEqual([
+      '192.0.2.10:53/udp',
+    ]);
   });
 });
 
@@ -132,7 +134,13 @@ describe('Shodan banners', () => {
   });
 
   it('fills a versionless single CPE from the banner version and rebuilds the CPE', async () => {
-    const banner = { ...BANNER, cpe23: ['cpe:2.3:a:embedthis:goahead'], cpe: undefined, product: 'GoAhead', version: '2.5.0' };
+    const banner = {
+      ...BANNER,
+      cpe23: ['cpe:2.3:a:embedthis:goahead'],
+      cpe: undefined,
+      product: 'GoAhead',
+      version: '2.5.0',
+    };
     const [observation] = observationsOf(await read(JSON.stringify(banner)));
     expect(observation.fingerprints[0]).toMatchObject({
       cpe: 'cpe:2.3:a:embedthis:goahead:2.5.0:*:*:*:*:*:*:*',
@@ -143,9 +151,18 @@ describe('Shodan banners', () => {
   });
 
   it('keeps a version that cannot go into the CPE as shodan_version', async () => {
-    const banner = { ...BANNER, cpe23: ['cpe:2.3:a:openbsd:openssh'], cpe: undefined, product: 'OpenSSH', version: '7.4p1 Debian 10+deb9u7' };
+    const banner = {
+      ...BANNER,
+      cpe23: ['cpe:2.3:a:openbsd:openssh'],
+      cpe: undefined,
+      product: 'OpenSSH',
+      version: '7.4p1 Debian 10+deb9u7',
+    };
     const [observation] = observationsOf(await read(JSON.stringify(banner)));
-    expect(observation.fingerprints[0]).toMatchObject({ cpe: 'cpe:2.3:a:openbsd:openssh:*:*:*:*:*:*:*:*', shodan_version: '7.4p1 Debian 10+deb9u7' });
+    expect(observation.fingerprints[0]).toMatchObject({
+      cpe: 'cpe:2.3:a:openbsd:openssh:*:*:*:*:*:*:*:*',
+      shodan_version: '7.4p1 Debian 10+deb9u7',
+    });
     expect(observation.fingerprints[0].version).toBeUndefined();
   });
 
@@ -163,7 +180,9 @@ describe('Shodan banners', () => {
 
   it('uses product/version when there is no CPE, numeric ip, default tcp transport', async () => {
     const { ip_str: _ignored, cpe: _c, cpe23: _c23, transport: _t, ...rest } = BANNER;
-    const [observation] = observationsOf(await read(JSON.stringify({ ...rest, ip: 134744072, product: 'Acme httpd', version: '2.0' })));
+    const [observation] = observationsOf(
+      await read(JSON.stringify({ ...rest, ip: 134744072, product: 'Acme httpd', version: '2.0' })),
+    );
     expect(observation.ip).toBe('8.8.8.8');
     expect(observation.protocol).toBe('tcp');
     expect(observation.fingerprints).toEqual([
@@ -194,7 +213,10 @@ describe('Shodan banners', () => {
     ]);
     // Scanner enrichment that does not validate is dropped, the banner kept.
     const last = items[items.length - 1];
-    expect(last.kind === 'observation' && [last.observation.asn, last.observation.countryCode]).toEqual([undefined, undefined]);
+    expect(last.kind === 'observation' && [last.observation.asn, last.observation.countryCode]).toEqual([
+      undefined,
+      undefined,
+    ]);
 
     const array = await read(`[${JSON.stringify(BANNER)},\n${JSON.stringify({ ...BANNER, port: 0 })}]`);
     expect(array.map((i) => [i.kind, i.at.line])).toEqual([
@@ -215,7 +237,13 @@ describe('Shodan banners', () => {
       vulns: ['CVE-2020-0001', 'bogus'],
       data: [
         { port: 22, transport: 'tcp', timestamp: '2024-02-01T00:00:00.000000', _shodan: { module: 'ssh' } },
-        { port: 80, timestamp: '2024-02-01T00:00:00.000000', hostnames: ['own.example.org'], org: 'Banner Org', vulns: { 'CVE-2020-0002': {} } },
+        {
+          port: 80,
+          timestamp: '2024-02-01T00:00:00.000000',
+          hostnames: ['own.example.org'],
+          org: 'Banner Org',
+          vulns: { 'CVE-2020-0002': {} },
+        },
         { failed: true },
         { port: 99999, timestamp: '2024-02-01T00:00:00' },
       ],
@@ -237,7 +265,12 @@ describe('Shodan banners', () => {
         country: 'France',
         countryCode: 'FR',
       },
-      expect.objectContaining({ port: 80, hostnames: ['own.example.org'], asName: 'Banner Org', cves: ['CVE-2020-0002'] }),
+      expect.objectContaining({
+        port: 80,
+        hostnames: ['own.example.org'],
+        asName: 'Banner Org',
+        cves: ['CVE-2020-0002'],
+      }),
       { kind: 'rejected', at: { file: 'shodan.json', line: 1 }, reason: 'data[3]: port 99999 out of range 1–65535' },
     ]);
 

@@ -144,7 +144,9 @@ function identities(banner: JsonObject): Pick<Observation, 'fingerprints' | 'osC
 
 /** The parsable CPEs of a list; undefined when none parse, so the other list is tried. */
 function parsedCpes(list: unknown): ScannerCpe[] | undefined {
-  const cpes = asList(list).map(readScannerCpe).filter((cpe) => cpe !== undefined);
+  const cpes = asList(list)
+    .map(readScannerCpe)
+    .filter((cpe) => cpe !== undefined);
   return cpes.length > 0 ? cpes : undefined;
 }
 

@@ -18,7 +18,9 @@ describe('parseTimestamp', () => {
   });
 
   it('treats a zone-less time as UTC only when asked (Shodan)', () => {
-    expect(parseTimestamp('2026-03-15T22:57:45.950793', { zonelessIsUtc: true })).toBe(Date.UTC(2026, 2, 15, 22, 57, 45, 950));
+    expect(parseTimestamp('2026-03-15T22:57:45.950793', { zonelessIsUtc: true })).toBe(
+      Date.UTC(2026, 2, 15, 22, 57, 45, 950),
+    );
     expect(() => parseTimestamp('2026-03-15T22:57:45.950793')).toThrow(/time zone offset .* is required/);
   });
 

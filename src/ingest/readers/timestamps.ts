@@ -3,8 +3,7 @@ import { invalidInput } from '../../core/errors.js';
 /** Numbers below this are epoch seconds, at or above it epoch milliseconds (1e11 s is year 5138). */
 const SECONDS_LIMIT = 1e11;
 
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:?\d{2})?$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:?\d{2})?$/;
 
 export interface TimestampOptions {
   /** Shodan writes UTC times without a zone; our own format requires one. */
@@ -33,9 +32,7 @@ export function epochToMs(value: number): number {
 export function epochSecondsTextToMs(text: unknown): number {
   const value = typeof text === 'number' ? text : typeof text === 'string' ? text.trim() : '';
   if (typeof value === 'string' && !/^\d+(\.\d+)?$/.test(value)) {
-    throw invalidInput(
-      value === '' ? 'missing timestamp' : `bad timestamp "${value}": expected epoch seconds`,
-    );
+    throw invalidInput(value === '' ? 'missing timestamp' : `bad timestamp "${value}": expected epoch seconds`);
   }
   const seconds = Number(value);
   if (!Number.isFinite(seconds) || seconds <= 0) {

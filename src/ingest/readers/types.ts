@@ -3,10 +3,7 @@ import type { ReadItem, SourcePosition } from '../../core/observation.js';
 export type ScanFormat = 'ndjson' | 'nmap' | 'shodan' | 'masscan';
 
 /** Turns one (already gunzipped) input stream into observations and rejections, in input order. */
-export type ScanReader = (
-  input: NodeJS.ReadableStream,
-  file: string,
-) => AsyncIterable<ReadItem>;
+export type ScanReader = (input: NodeJS.ReadableStream, file: string) => AsyncIterable<ReadItem>;
 
 export const rejected = (at: SourcePosition, reason: string): ReadItem => ({
   kind: 'rejected',

@@ -46,12 +46,25 @@ describe('field rules', () => {
   });
 
   it('hostnames, CVEs and ASNs', () => {
-    expect(normaliseHostnames(['A.Example.COM.', 'a.example.com', '', 42, ' b.example.com'])).toEqual(['a.example.com', 'b.example.com']);
-    expect(normaliseCves([' cve-2021-44228', 'CVE-2021-44228', 'CVE-2014-0160'], 'strict')).toEqual(['CVE-2021-44228', 'CVE-2014-0160']);
+    expect(normaliseHostnames(['A.Example.COM.', 'a.example.com', '', 42, ' b.example.com'])).toEqual([
+      'a.example.com',
+      'b.example.com',
+    ]);
+    expect(normaliseCves([' cve-2021-44228', 'CVE-2021-44228', 'CVE-2014-0160'], 'strict')).toEqual([
+      'CVE-2021-44228',
+      'CVE-2014-0160',
+    ]);
     expect(normaliseCves(['MS17-010', 'CVE-2017-0143'], 'lenient')).toEqual(['CVE-2017-0143']);
     expect(() => normaliseCves(['MS17-010'], 'strict')).toThrow(/invalid CVE id "MS17-010"/);
-    expect(cvesInText('see cve-2016-8705 and CVE-2018-1000127, PACKETSTORM:139572')).toEqual(['CVE-2016-8705', 'CVE-2018-1000127']);
-    expect([normaliseAsn('AS15169'), normaliseAsn('as015169'), normaliseAsn(15169)]).toEqual(['AS15169', 'AS15169', 'AS15169']);
+    expect(cvesInText('see cve-2016-8705 and CVE-2018-1000127, PACKETSTORM:139572')).toEqual([
+      'CVE-2016-8705',
+      'CVE-2018-1000127',
+    ]);
+    expect([normaliseAsn('AS15169'), normaliseAsn('as015169'), normaliseAsn(15169)]).toEqual([
+      'AS15169',
+      'AS15169',
+      'AS15169',
+    ]);
     expect(() => normaliseAsn('Google')).toThrow(/invalid asn/);
   });
 
@@ -60,7 +73,12 @@ describe('field rules', () => {
     expect(extraFieldText(3)).toBe('3');
     expect(extraFieldText(false)).toBe('false');
     expect(extraFieldText({ a: [1] })).toBe('{"a":[1]}');
-    expect([extraFieldText(null), extraFieldText(''), extraFieldText({}), extraFieldText([])]).toEqual([undefined, undefined, undefined, undefined]);
+    expect([extraFieldText(null), extraFieldText(''), extraFieldText({}), extraFieldText([])]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('truncates banners without splitting a surrogate pair', () => {

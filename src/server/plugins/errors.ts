@@ -10,7 +10,8 @@ export const errorBody = (message: string) => ({ error: true, errors: [message] 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | VulnscopeError, request, reply) => {
     if (error instanceof VulnscopeError) {
-      if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+      if (error.retryAfterSeconds !== undefined)
+        reply.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
       else if (error.status === 503) reply.header('Retry-After', '5');
       return reply.status(error.status).send(errorBody(error.message));
     }

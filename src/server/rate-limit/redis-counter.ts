@@ -60,7 +60,10 @@ export class RedisCounter implements RateCounter {
     const index = windowIndex(now, windowMs);
     if (this.redis.status === 'ready') {
       try {
-        const count = await this.redis.vulnscopeHit(`${this.options.prefix}:${key}:${windowMs}:${index}`, windowMs + 1000);
+        const count = await this.redis.vulnscopeHit(
+          `${this.options.prefix}:${key}:${windowMs}:${index}`,
+          windowMs + 1000,
+        );
         return { count: Number(count), resetAt: (index + 1) * windowMs };
       } catch (error) {
         this.report(error);

@@ -25,7 +25,12 @@ export function collectRoutes(app: FastifyInstance, isSecured: (url: string) => 
     if (!route.schema || route.url.includes('*')) return;
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      routes.push({ method, url: route.url, schema: route.schema as Record<string, unknown>, secured: isSecured(route.url) });
+      routes.push({
+        method,
+        url: route.url,
+        schema: route.schema as Record<string, unknown>,
+        secured: isSecured(route.url),
+      });
     }
   });
   return routes;
@@ -56,16 +61,28 @@ function buildDocument(routes: CollectedRoute[], version: string) {
       ...(route.secured ? { security: [{ Bearer: [] }] } : {}),
       responses: {
         '200': { description: 'OK', content: { 'application/json': {} } },
-        '400': { description: 'Bad Request', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } },
+        '400': {
+          description: 'Bad Request',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+        },
         ...(route.secured
-          ? { '401': { description: 'Unauthorized', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } } }
+          ? {
+              '401': {
+                description: 'Unauthorized',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+              },
+            }
           : {}),
       },
     };
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Vulnscope API', version, description: 'Self-hosted vulnerability intelligence, VulnCheck-compatible.' },
+    info: {
+      title: 'Vulnscope API',
+      version,
+      description: 'Self-hosted vulnerability intelligence, VulnCheck-compatible.',
+    },
     components: {
       securitySchemes: { Bearer: { type: 'apiKey', in: 'header', name: 'Authorization' } },
       schemas: {

@@ -61,7 +61,10 @@ export async function getFeed(db: Sql, name: string): Promise<StoredFeed | undef
 }
 
 /** Generation and record count per feed, for a consistent query (missing feeds are empty). */
-export async function feedGenerations(db: Sql, names: readonly string[]): Promise<Map<string, { generation: number; recordCount: number }>> {
+export async function feedGenerations(
+  db: Sql,
+  names: readonly string[],
+): Promise<Map<string, { generation: number; recordCount: number }>> {
   const result = new Map(names.map((name) => [name, { generation: 0, recordCount: 0 }]));
   if (names.length === 0) return result;
   const rows = await db.all<{ name: string; generation: number; record_count: number }>(
@@ -89,6 +92,15 @@ export async function heartbeat(db: Sql, name: string, generation: number, now =
   return changes === 1;
 }
 
-export async function setSyncValidators(db: Sql, name: string, etag: string | undefined, lastModified: string | undefined): Promise<void> {
-  await db.run(`UPDATE advisory_feeds SET etag = ?, last_modified = ? WHERE name = ?`, [etag ?? null, lastModified ?? null, name]);
+export async function setSyncValidators(
+  db: Sql,
+  name: string,
+  etag: string | undefined,
+  lastModified: string | undefined,
+): Promise<void> {
+  await db.run(`UPDATE advisory_feeds SET etag = ?, last_modified = ? WHERE name = ?`, [
+    etag ?? null,
+    lastModified ?? null,
+    name,
+  ]);
 }

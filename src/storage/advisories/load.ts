@@ -103,19 +103,34 @@ export class AdvisoryLoad {
     const { current, generation } = await db.transaction(async (tx) => {
       await ensureFeed(tx, feed, options.description, options.adapter);
       const lock = tx.engine === 'postgres' ? ' FOR UPDATE' : '';
-      const row = (await tx.get<{ generation: number; loading_generation: number | null; loading_heartbeat: number | null }>(
-        `SELECT generation, loading_generation, loading_heartbeat FROM advisory_feeds WHERE name = ?${lock}`,
-        [feed],
-      ))!;
+      const row = (await tx.get<{
+        generation: number;
+        loading_generation: number | null;
+        loading_heartbeat: number | null;
+      }>(`SELECT generation, loading_generation, loading_heartbeat FROM advisory_feeds WHERE name = ?${lock}`, [
+        feed,
+      ]))!;
       const now = Date.now();
       if (row.loading_generation !== null && (row.loading_heartbeat ?? 0) > now - STALE_LOAD_MS) {
-        throw conflict(`feed "${feed}" is being loaded by another process (last active ${new Date(row.loading_heartbeat!).toISOString()}); try again later`);
+        throw conflict(
+          `feed "${feed}" is being loaded by another process (last active ${new Date(row.loading_heartbeat!).toISOString()}); try again later`,
+        );
       }
       const next = Math.max(row.generation, row.loading_generation ?? 0) + 1;
-      await tx.run(`UPDATE advisory_feeds SET loading_generation = ?, loading_heartbeat = ? WHERE name = ?`, [next, now, feed]);
+      await tx.run(`UPDATE advisory_feeds SET loading_generation = ?, loading_heartbeat = ? WHERE name = ?`, [
+        next,
+        now,
+        feed,
+      ]);
       // What a dead load left behind: its rows, and the versions it had closed.
-      const orphans = await tx.all<{ id: number }>(`SELECT id FROM advisories WHERE feed = ? AND gen_from > ?`, [feed, row.generation]);
-      await deleteRows(tx, orphans.map((o) => o.id));
+      const orphans = await tx.all<{ id: number }>(`SELECT id FROM advisories WHERE feed = ? AND gen_from > ?`, [
+        feed,
+        row.generation,
+      ]);
+      await deleteRows(
+        tx,
+        orphans.map((o) => o.id),
+      );
       await tx.run(`UPDATE advisories SET gen_to = NULL WHERE feed = ? AND gen_to > ?`, [feed, row.generation]);
       return { current: row.generation, generation: next };
     });
@@ -166,7 +181,10 @@ export class AdvisoryLoad {
       }
       await deleteRows(tx, replacedInLoad);
       for (const ids of chunks(closed)) {
-        await tx.run(`UPDATE advisories SET gen_to = ? WHERE id IN (${placeholders(ids.length)})`, [this.generation, ...ids]);
+        await tx.run(`UPDATE advisories SET gen_to = ? WHERE id IN (${placeholders(ids.length)})`, [
+          this.generation,
+          ...ids,
+        ]);
       }
       await this.insert(tx, inserts);
     });
@@ -189,7 +207,8 @@ export class AdvisoryLoad {
       );
       const idOf = new Map(inserted.map((row) => [row.record_id, row.id]));
       const terms: SqlValue[][] = [];
-      for (const row of chunk) for (const [kind, value] of row.terms) terms.push([kind, value, idOf.get(row.recordId)!]);
+      for (const row of chunk)
+        for (const [kind, value] of row.terms) terms.push([kind, value, idOf.get(row.recordId)!]);
       for (const termChunk of chunks(terms, 2000)) {
         await tx.run(
           `INSERT INTO advisory_terms (kind, value, advisory_id) VALUES ${termChunk.map(() => '(?, ?, ?)').join(', ')}`,
@@ -241,7 +260,16 @@ export class AdvisoryLoad {
         `UPDATE advisory_feeds SET generation = ?, record_count = ?, loaded_at = ?, description = ?, adapter = ?,
            source = COALESCE(?, source), loading_generation = NULL, loading_heartbeat = NULL
          WHERE name = ? AND loading_generation = ?`,
-        [this.generation, n, Date.now(), this.options.description, this.options.adapter, this.options.source ?? null, feed, this.generation],
+        [
+          this.generation,
+          n,
+          Date.now(),
+          this.options.description,
+          this.options.adapter,
+          this.options.source ?? null,
+          feed,
+          this.generation,
+        ],
       );
       return n;
     });
@@ -263,7 +291,12 @@ export class AdvisoryLoad {
         [this.options.feed, this.generation],
       );
       if (rows.length === 0) return;
-      await this.db.transaction((tx) => deleteRows(tx, rows.map((row) => row.id)));
+      await this.db.transaction((tx) =>
+        deleteRows(
+          tx,
+          rows.map((row) => row.id),
+        ),
+      );
     }
   }
 
@@ -274,10 +307,18 @@ export class AdvisoryLoad {
     const { feed } = this.options;
     await this.db.transaction(async (tx) => {
       if (!(await heartbeat(tx, feed, this.generation))) return;
-      const rows = await tx.all<{ id: number }>(`SELECT id FROM advisories WHERE feed = ? AND gen_from = ?`, [feed, this.generation]);
-      await deleteRows(tx, rows.map((row) => row.id));
+      const rows = await tx.all<{ id: number }>(`SELECT id FROM advisories WHERE feed = ? AND gen_from = ?`, [
+        feed,
+        this.generation,
+      ]);
+      await deleteRows(
+        tx,
+        rows.map((row) => row.id),
+      );
       await tx.run(`UPDATE advisories SET gen_to = NULL WHERE feed = ? AND gen_to = ?`, [feed, this.generation]);
-      await tx.run(`UPDATE advisory_feeds SET loading_generation = NULL, loading_heartbeat = NULL WHERE name = ?`, [feed]);
+      await tx.run(`UPDATE advisory_feeds SET loading_generation = NULL, loading_heartbeat = NULL WHERE name = ?`, [
+        feed,
+      ]);
       await tx.run(`DELETE FROM advisory_feeds WHERE name = ? AND generation = 0`, [feed]);
     });
   }

@@ -55,7 +55,19 @@ const SCAN_CHUNK = 2000;
 const MAX_ATTEMPTS = 5;
 
 export const comparePositions = (a: AdvisoryPosition, b: AdvisoryPosition): number =>
-  a.feed !== b.feed ? (a.feed < b.feed ? -1 : 1) : a.cveId !== b.cveId ? (a.cveId < b.cveId ? -1 : 1) : a.recordId < b.recordId ? -1 : a.recordId > b.recordId ? 1 : 0;
+  a.feed !== b.feed
+    ? a.feed < b.feed
+      ? -1
+      : 1
+    : a.cveId !== b.cveId
+      ? a.cveId < b.cveId
+        ? -1
+        : 1
+      : a.recordId < b.recordId
+        ? -1
+        : a.recordId > b.recordId
+          ? 1
+          : 0;
 
 /** Row-value comparison: both engines can seek the (feed, cve_id, record_id) index with it. */
 const keysetAfter = (cveId: string, recordId: string): Condition => ({
@@ -90,7 +102,10 @@ async function sqlOnly(db: Sql, feeds: Snapshot[], filters: AdvisoryFilters, pag
     if (hasNoFilters(filters)) counts.set(snap.feed, snap.recordCount);
     else {
       const where = whereClause(snap.feed, snap.generation, filters);
-      const row = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM advisories a WHERE ${where.sql}`, where.params);
+      const row = await db.get<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM advisories a WHERE ${where.sql}`,
+        where.params,
+      );
       counts.set(snap.feed, Number(row?.n ?? 0));
     }
   }

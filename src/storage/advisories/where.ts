@@ -38,11 +38,16 @@ function cpeCondition(cpe: Wfn): Condition | undefined {
 /** Conditions (ANDed) for the rows of `feed` visible at `generation` that may match `filters`. */
 export function whereClause(feed: string, generation: number, filters: AdvisoryFilters): Condition {
   const conditions: Condition[] = [
-    { sql: `a.feed = ? AND a.gen_from <= ? AND (a.gen_to IS NULL OR a.gen_to > ?)`, params: [feed, generation, generation] },
+    {
+      sql: `a.feed = ? AND a.gen_from <= ? AND (a.gen_to IS NULL OR a.gen_to > ?)`,
+      params: [feed, generation, generation],
+    },
   ];
   if (filters.cveId !== undefined) conditions.push({ sql: `a.cve_id = ?`, params: [filters.cveId] });
-  if (filters.updatedAfter !== undefined) conditions.push({ sql: `a.date_updated > ?`, params: [filters.updatedAfter] });
-  if (filters.updatedBefore !== undefined) conditions.push({ sql: `a.date_updated < ?`, params: [filters.updatedBefore] });
+  if (filters.updatedAfter !== undefined)
+    conditions.push({ sql: `a.date_updated > ?`, params: [filters.updatedAfter] });
+  if (filters.updatedBefore !== undefined)
+    conditions.push({ sql: `a.date_updated < ?`, params: [filters.updatedBefore] });
   if (filters.vendor !== undefined) conditions.push(term(TERM.vendor, filters.vendor));
   if (filters.product !== undefined) conditions.push(term(TERM.product, filters.product));
   if (filters.platform !== undefined) conditions.push(term(TERM.platform, filters.platform));

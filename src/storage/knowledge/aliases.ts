@@ -14,7 +14,10 @@ const KEY_CHUNK = 100;
 const MAX_ALIASES = 1000;
 
 /** Adds renames (known ones stay); returns the product keys of both ends of each new rename. */
-export async function upsertAliases(tx: Sql, aliases: readonly CpeAlias[]): Promise<{ added: number; touchedProducts: string[] }> {
+export async function upsertAliases(
+  tx: Sql,
+  aliases: readonly CpeAlias[],
+): Promise<{ added: number; touchedProducts: string[] }> {
   const unique = new Map<string, CpeAlias>();
   for (const alias of aliases) {
     const from = productKey(alias.from.part, alias.from.vendor, alias.from.product);
@@ -27,7 +30,8 @@ export async function upsertAliases(tx: Sql, aliases: readonly CpeAlias[]): Prom
   const touched = new Set<string>();
   for (const chunk of chunks(sorted, 200)) {
     const params: SqlValue[] = [];
-    for (const a of chunk) params.push(a.from.part, a.from.vendor, a.from.product, a.to.part, a.to.vendor, a.to.product, a.source);
+    for (const a of chunk)
+      params.push(a.from.part, a.from.vendor, a.from.product, a.to.part, a.to.vendor, a.to.product, a.source);
     const inserted = await tx.all<AliasRow>(
       `INSERT INTO cpe_aliases (part, vendor, product, to_part, to_vendor, to_product, source)
        VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}

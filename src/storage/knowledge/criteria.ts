@@ -16,7 +16,13 @@ import type { Sql, SqlValue } from '../database.js';
 import { chunks, placeholders } from '../advisories/sql-lists.js';
 import { bumpGeneration } from './meta.js';
 import { adjustNameRefs, concreteName, productKey, type NameIdentity } from './names.js';
-import type { DerivedKnowledge, IndexedCriterionRow, KnowledgeChange, KnowledgeName, StoredCriterion } from './types.js';
+import type {
+  DerivedKnowledge,
+  IndexedCriterionRow,
+  KnowledgeChange,
+  KnowledgeName,
+  StoredCriterion,
+} from './types.js';
 
 /** scan_key of rows with no upper limit: above every versionSortKey() (which uses [0-9a-z!]). */
 export const NO_UPPER_LIMIT = '~';
@@ -39,7 +45,10 @@ export function keysOf(name: KnowledgeName): { raw: string; folded: string } | u
 }
 
 /** The index contract for one row and a name's keys (the SQL below says the same). */
-export function criterionMayMatch(row: IndexedCriterionRow, keys: { raw: string; folded: string } | undefined): boolean {
+export function criterionMayMatch(
+  row: IndexedCriterionRow,
+  keys: { raw: string; folded: string } | undefined,
+): boolean {
   if (keys === undefined) return true;
   if (row.alwaysCheck || row.unbounded) return true;
   if (row.exactKey !== undefined && (row.exactKey === keys.raw || row.exactKey === keys.folded)) return true;
@@ -64,7 +73,10 @@ const scanFloor = (key: string) => (key < NO_UPPER_LIMIT ? key : '');
  * one, no version of the product can have a candidate.
  */
 export async function productHasCriteria(db: Sql, part: string, vendor: string, product: string): Promise<boolean> {
-  const row = await db.get<{ found: number }>(`SELECT 1 AS found FROM knowledge_criteria WHERE ${PRODUCT_MATCH} LIMIT 1`, [part, vendor, product]);
+  const row = await db.get<{ found: number }>(
+    `SELECT 1 AS found FROM knowledge_criteria WHERE ${PRODUCT_MATCH} LIMIT 1`,
+    [part, vendor, product],
+  );
   return row !== undefined;
 }
 
@@ -196,7 +208,11 @@ export interface KnowledgeWrite extends DerivedKnowledge {
  * applicability go, the writes (a subset of those CVEs) come in, name references follow, and the
  * generation moves when anything changed.
  */
-export async function replaceKnowledge(tx: Sql, cveIds: readonly string[], writes: readonly KnowledgeWrite[]): Promise<KnowledgeChange> {
+export async function replaceKnowledge(
+  tx: Sql,
+  cveIds: readonly string[],
+  writes: readonly KnowledgeWrite[],
+): Promise<KnowledgeChange> {
   const ids = [...new Set([...cveIds, ...writes.map((w) => w.applicability.cveId)])].sort();
   if (ids.length === 0) return { cvesChanged: 0, criteria: 0, touchedProducts: [] };
   const touched = new Set<string>();
@@ -208,9 +224,18 @@ export async function replaceKnowledge(tx: Sql, cveIds: readonly string[], write
   };
   const existing = new Set<string>();
   for (const chunk of chunks(ids)) {
-    const had = await tx.all<{ cve_id: string }>(`SELECT cve_id FROM knowledge_cves WHERE cve_id IN (${placeholders(chunk.length)})`, chunk);
+    const had = await tx.all<{ cve_id: string }>(
+      `SELECT cve_id FROM knowledge_cves WHERE cve_id IN (${placeholders(chunk.length)})`,
+      chunk,
+    );
     for (const row of had) existing.add(row.cve_id);
-    const old = await tx.all<{ part: string; vendor: string; product: string; criterion: string; name_id: string | null }>(
+    const old = await tx.all<{
+      part: string;
+      vendor: string;
+      product: string;
+      criterion: string;
+      name_id: string | null;
+    }>(
       `SELECT part, vendor, product, criterion, name_id FROM knowledge_criteria WHERE cve_id IN (${placeholders(chunk.length)})`,
       chunk,
     );
@@ -219,7 +244,12 @@ export async function replaceKnowledge(tx: Sql, cveIds: readonly string[], write
       if (row.name_id !== null) {
         // The stored id decides (the row exists: it was counted when the criterion came in).
         const name = concreteName(row.criterion);
-        addRef(name && name.id === row.name_id ? name : { id: row.name_id, cpe: row.criterion, part: '-', vendor: '-', product: '-', version: '-' }, -1);
+        addRef(
+          name && name.id === row.name_id
+            ? name
+            : { id: row.name_id, cpe: row.criterion, part: '-', vendor: '-', product: '-', version: '-' },
+          -1,
+        );
       }
     }
     await tx.run(`DELETE FROM knowledge_criteria WHERE cve_id IN (${placeholders(chunk.length)})`, chunk);
@@ -230,7 +260,8 @@ export async function replaceKnowledge(tx: Sql, cveIds: readonly string[], write
   const ordered = [...unique.values()].sort((a, b) => (a.applicability.cveId < b.applicability.cveId ? -1 : 1));
   for (const chunk of chunks(ordered, CRITERIA_CHUNK)) {
     const params: SqlValue[] = [];
-    for (const w of chunk) params.push(w.applicability.cveId, w.applicability.origin, w.contentHash, JSON.stringify(w.applicability), now);
+    for (const w of chunk)
+      params.push(w.applicability.cveId, w.applicability.origin, w.contentHash, JSON.stringify(w.applicability), now);
     await tx.run(
       `INSERT INTO knowledge_cves (cve_id, origin, content_hash, applicability, updated_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
       params,
@@ -243,7 +274,13 @@ export async function replaceKnowledge(tx: Sql, cveIds: readonly string[], write
       const name = concreteName(c.criterion);
       if (name) addRef(name, 1);
       rows.push([
-        w.applicability.cveId, c.part, c.vendor, c.product, c.vulnerable ? 1 : 0, c.source, c.criterion,
+        w.applicability.cveId,
+        c.part,
+        c.vendor,
+        c.product,
+        c.vulnerable ? 1 : 0,
+        c.source,
+        c.criterion,
         c.exactKey ?? null,
         c.startKey ?? null,
         c.startKey !== undefined ? (c.startInclusive ? 1 : 0) : null,

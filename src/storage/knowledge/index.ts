@@ -2,10 +2,24 @@ import { parseCpe } from '../../core/cpe.js';
 import type { CveApplicability } from '../../core/applicability/types.js';
 import type { Database } from '../database.js';
 import { aliasesOf, upsertAliases } from './aliases.js';
-import { applicabilityOf, candidateCves, criteriaOfNames, productHasCriteria, replaceKnowledge, type KnowledgeWrite } from './criteria.js';
+import {
+  applicabilityOf,
+  candidateCves,
+  criteriaOfNames,
+  productHasCriteria,
+  replaceKnowledge,
+  type KnowledgeWrite,
+} from './criteria.js';
 import { bumpGeneration, knowledgeGeneration, lockKnowledge, setSyncedGeneration, syncedGeneration } from './meta.js';
 import { knowledgeNameOf, searchNames, upsertNames } from './names.js';
-import { changedSince, knowledgeWithoutRecord, orphanPage, refreshCves, servedGenerations, sourceCvePage } from './sources.js';
+import {
+  changedSince,
+  knowledgeWithoutRecord,
+  orphanPage,
+  refreshCves,
+  servedGenerations,
+  sourceCvePage,
+} from './sources.js';
 import type {
   CpeAlias,
   CpeNameEntry,
@@ -51,7 +65,11 @@ export class KnowledgeRepository {
   replace(writes: readonly KnowledgeWrite[]): Promise<KnowledgeChange> {
     return this.db.transaction(async (tx) => {
       await lockKnowledge(tx);
-      return replaceKnowledge(tx, writes.map((w) => w.applicability.cveId), writes);
+      return replaceKnowledge(
+        tx,
+        writes.map((w) => w.applicability.cveId),
+        writes,
+      );
     });
   }
 
@@ -67,7 +85,11 @@ export class KnowledgeRepository {
    * Re-derives a batch of CVEs (a few hundred) from their current advisory records in one
    * transaction; unchanged inputs are skipped unless `force`.
    */
-  refresh(cveIds: readonly string[], deriver: KnowledgeDeriver, options: { force?: boolean } = {}): Promise<KnowledgeChange> {
+  refresh(
+    cveIds: readonly string[],
+    deriver: KnowledgeDeriver,
+    options: { force?: boolean } = {},
+  ): Promise<KnowledgeChange> {
     return refreshCves(this.db, cveIds, deriver, options);
   }
 
@@ -90,7 +112,9 @@ export class KnowledgeRepository {
    * For each CPE name (a page of the CPE search, ≤ 100), its candidate criteria; with the
    * applicability of every CVE involved. Names that are not concrete get no criteria.
    */
-  async criteriaForNames(cpes: readonly string[]): Promise<{ names: NameCriteria[]; applicability: Map<string, CveApplicability> }> {
+  async criteriaForNames(
+    cpes: readonly string[],
+  ): Promise<{ names: NameCriteria[]; applicability: Map<string, CveApplicability> }> {
     const lookups: KnowledgeName[] = [];
     const positions: number[] = [];
     cpes.forEach((cpe, i) => {

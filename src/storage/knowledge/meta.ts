@@ -11,7 +11,8 @@ const synced = (feed: string) => `synced:${feed}`;
 
 /** Serialises knowledge writers (SQLite transactions already are: BEGIN IMMEDIATE). */
 export async function lockKnowledge(tx: Sql): Promise<void> {
-  if (tx.engine === 'postgres') await tx.get(`SELECT value FROM knowledge_meta WHERE name = ? FOR UPDATE`, [GENERATION]);
+  if (tx.engine === 'postgres')
+    await tx.get(`SELECT value FROM knowledge_meta WHERE name = ? FOR UPDATE`, [GENERATION]);
 }
 
 export async function bumpGeneration(tx: Sql): Promise<void> {

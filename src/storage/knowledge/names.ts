@@ -84,7 +84,10 @@ const NAME_CHUNK = 200;
  * Writes dictionary entries (a repeated name: a product entry wins over a match entry, the last
  * one among equals). Entries that are not concrete CPE names are returned as rejected.
  */
-export async function upsertNames(tx: Sql, entries: readonly CpeNameEntry[]): Promise<{ written: number; rejected: CpeNameEntry[] }> {
+export async function upsertNames(
+  tx: Sql,
+  entries: readonly CpeNameEntry[],
+): Promise<{ written: number; rejected: CpeNameEntry[] }> {
   const byId = new Map<string, { name: NameIdentity; entry: CpeNameEntry }>();
   const rejected: CpeNameEntry[] = [];
   for (const entry of entries) {
@@ -104,7 +107,12 @@ export async function upsertNames(tx: Sql, entries: readonly CpeNameEntry[]): Pr
     const params: SqlValue[] = [];
     for (const { name, entry } of chunk) {
       params.push(
-        name.id, entry.cpe, name.part, name.vendor, name.product, name.version,
+        name.id,
+        entry.cpe,
+        name.part,
+        name.vendor,
+        name.product,
+        name.version,
         entry.deprecated ? 1 : 0,
         entry.deprecatedBy && entry.deprecatedBy.length > 0 ? JSON.stringify(entry.deprecatedBy) : null,
         entry.title ?? null,
@@ -121,7 +129,8 @@ export async function upsertNames(tx: Sql, entries: readonly CpeNameEntry[]): Pr
   }
   for (const chunk of chunks(matches, NAME_CHUNK)) {
     const params: SqlValue[] = [];
-    for (const { name, entry } of chunk) params.push(name.id, entry.cpe, name.part, name.vendor, name.product, name.version);
+    for (const { name, entry } of chunk)
+      params.push(name.id, entry.cpe, name.part, name.vendor, name.product, name.version);
     await tx.run(
       `INSERT INTO cpe_names (id, cpe, part, vendor, product, version, from_dictionary, criteria_refs, deprecated, deprecated_by, title, last_modified)
        VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, 1, 0, 0, NULL, NULL, NULL)').join(', ')}
@@ -136,13 +145,17 @@ export async function upsertNames(tx: Sql, entries: readonly CpeNameEntry[]): Pr
  * Adds `delta` criteria references to each name (negative: references gone), creating names
  * criteria introduce, and removes names left with no reference that the dictionary does not have.
  */
-export async function adjustNameRefs(tx: Sql, deltas: Map<string, { name: NameIdentity; delta: number }>): Promise<void> {
+export async function adjustNameRefs(
+  tx: Sql,
+  deltas: Map<string, { name: NameIdentity; delta: number }>,
+): Promise<void> {
   const changed = [...deltas.values()]
     .filter((d) => d.delta !== 0)
     .sort((a, b) => (a.name.id < b.name.id ? -1 : a.name.id > b.name.id ? 1 : 0));
   for (const chunk of chunks(changed, NAME_CHUNK)) {
     const params: SqlValue[] = [];
-    for (const { name, delta } of chunk) params.push(name.id, name.cpe, name.part, name.vendor, name.product, name.version, delta);
+    for (const { name, delta } of chunk)
+      params.push(name.id, name.cpe, name.part, name.vendor, name.product, name.version, delta);
     await tx.run(
       `INSERT INTO cpe_names (id, cpe, part, vendor, product, version, from_dictionary, criteria_refs, deprecated, deprecated_by, title, last_modified)
        VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, 0, ?, 0, NULL, NULL, NULL)').join(', ')}

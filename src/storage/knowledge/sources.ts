@@ -33,7 +33,12 @@ interface CurrentRow {
 }
 
 /** The current row of each CVE in a feed (several records of one CVE: the one named after it, else the first). */
-async function currentRows(db: Sql, feed: KnowledgeFeed, generation: number, cveIds: readonly string[]): Promise<Map<string, CurrentRow>> {
+async function currentRows(
+  db: Sql,
+  feed: KnowledgeFeed,
+  generation: number,
+  cveIds: readonly string[],
+): Promise<Map<string, CurrentRow>> {
   const result = new Map<string, CurrentRow>();
   if (generation === 0) return result;
   for (const ids of chunks(cveIds)) {
@@ -92,7 +97,8 @@ export async function refreshCves(
         if (stored.has(id)) stale.push(id);
         continue;
       }
-      if (options.force || stored.get(id) !== inputHash(deriver.version, n?.content_hash, c?.content_hash)) stale.push(id);
+      if (options.force || stored.get(id) !== inputHash(deriver.version, n?.content_hash, c?.content_hash))
+        stale.push(id);
     }
     if (stale.length === 0) return { cvesChanged: 0, criteria: 0, touchedProducts: [] };
     const rowIds: number[] = [];
@@ -125,14 +131,20 @@ export async function refreshCves(
       }
       const before = previous.get(id);
       // New records saying the same (NVD re-publishes for CVSS or references): only the hash moves.
-      if (derived && before !== undefined && sameVersion(stored.get(id), deriver.version) && JSON.stringify(derived.applicability) === before) {
+      if (
+        derived &&
+        before !== undefined &&
+        sameVersion(stored.get(id), deriver.version) &&
+        JSON.stringify(derived.applicability) === before
+      ) {
         rehashed.push([id, contentHash!]);
         continue;
       }
       replaced.push(id);
       if (derived) writes.push({ ...derived, contentHash: contentHash! });
     }
-    for (const [id, hash] of rehashed) await tx.run(`UPDATE knowledge_cves SET content_hash = ? WHERE cve_id = ?`, [hash, id]);
+    for (const [id, hash] of rehashed)
+      await tx.run(`UPDATE knowledge_cves SET content_hash = ? WHERE cve_id = ?`, [hash, id]);
     const change = await replaceKnowledge(tx, replaced, writes);
     return failed.length > 0 ? { ...change, failed } : change;
   });
@@ -164,7 +176,9 @@ export async function changedSince(db: Sql, feed: string, after: number, upto: n
 
 /** CVEs with knowledge but no record `feed` serves: where a removal from the feed may matter. */
 export async function knowledgeWithoutRecord(db: Sql, feed: string): Promise<string[]> {
-  const generation = (await db.get<{ generation: number }>(`SELECT generation FROM advisory_feeds WHERE name = ?`, [feed]))?.generation ?? 0;
+  const generation =
+    (await db.get<{ generation: number }>(`SELECT generation FROM advisory_feeds WHERE name = ?`, [feed]))
+      ?.generation ?? 0;
   const rows = await db.all<{ cve_id: string }>(
     `SELECT k.cve_id FROM knowledge_cves k WHERE NOT EXISTS (
        SELECT 1 FROM advisories a WHERE a.cve_id = k.cve_id AND a.feed = ? AND a.gen_from <= ? AND (a.gen_to IS NULL OR a.gen_to > ?))
@@ -187,9 +201,12 @@ export async function sourceCvePage(db: Sql, after: string, limit: number): Prom
 
 /** Knowledge CVE ids after `after`, in order, of which those with no row in either knowledge feed. */
 export async function orphanPage(db: Sql, after: string, limit: number): Promise<{ last?: string; orphans: string[] }> {
-  const ids = (await db.all<{ cve_id: string }>(`SELECT cve_id FROM knowledge_cves WHERE cve_id > ? ORDER BY cve_id LIMIT ?`, [after, limit])).map(
-    (row) => row.cve_id,
-  );
+  const ids = (
+    await db.all<{ cve_id: string }>(`SELECT cve_id FROM knowledge_cves WHERE cve_id > ? ORDER BY cve_id LIMIT ?`, [
+      after,
+      limit,
+    ])
+  ).map((row) => row.cve_id);
   if (ids.length === 0) return { orphans: [] };
   const present = new Set(
     (

@@ -59,7 +59,10 @@ export function parseAdvisoryFilters(params: Record<string, string>, now = Date.
         const id = value.trim();
         if (CVE_ID.test(id)) filters.cveId = id.toUpperCase();
         else if (ADVISORY_ID.test(id)) filters.cveId = id;
-        else throw badRequest(`parameter "cve_id" must look like CVE-YYYY-NNNN (or an advisory id such as GO-2022-0001), got "${value}"`);
+        else
+          throw badRequest(
+            `parameter "cve_id" must look like CVE-YYYY-NNNN (or an advisory id such as GO-2022-0001), got "${value}"`,
+          );
         break;
       }
       case 'vendor':
@@ -87,7 +90,9 @@ export function parseAdvisoryFilters(params: Record<string, string>, now = Date.
         if (purl.version !== undefined) {
           const purlVersion = version(name, purl.version);
           if (params.version !== undefined && params.version.trim() !== purlVersion) {
-            throw badRequest(`parameters "purl" and "version" name different versions ("${purlVersion}" and "${params.version}")`);
+            throw badRequest(
+              `parameters "purl" and "version" name different versions ("${purlVersion}" and "${params.version}")`,
+            );
           }
           filters.version = purlVersion;
         }
@@ -100,7 +105,8 @@ export function parseAdvisoryFilters(params: Record<string, string>, now = Date.
         filters.referenceTag = normalizeText(text(name, value));
         break;
       case 'description_lang':
-        if (!LANG.test(value.trim())) throw badRequest(`parameter "description_lang" must be a language tag such as en or en-US, got "${value}"`);
+        if (!LANG.test(value.trim()))
+          throw badRequest(`parameter "description_lang" must be a language tag such as en or en-US, got "${value}"`);
         filters.descriptionLang = normalizeLang(value);
         break;
       case 'updatedAfter':

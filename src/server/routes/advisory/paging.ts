@@ -56,7 +56,13 @@ export function nextAdvisoryCursor(
   paging: Extract<AdvisoryPagingRequest, { mode: 'cursor' }>,
   last: AdvisoryPosition,
 ): string {
-  const state: CursorState = { v: 1, f: paging.filters, l: paging.limit, p: paging.page + 1, a: [last.feed, last.cveId, last.recordId] };
+  const state: CursorState = {
+    v: 1,
+    f: paging.filters,
+    l: paging.limit,
+    p: paging.page + 1,
+    a: [last.feed, last.cveId, last.recordId],
+  };
   return sealJson(secret, state);
 }
 
@@ -71,7 +77,14 @@ function continueCursor(raw: RawParams, secret: string): AdvisoryPagingRequest {
     throw badRequest('parameter "limit" differs from the cursor\'s; start a new walk');
   }
   const [feed, cveId, recordId] = state.a;
-  return { mode: 'cursor', filters: state.f, page: state.p, limit: state.l, after: { feed, cveId, recordId }, cursor: raw.cursor };
+  return {
+    mode: 'cursor',
+    filters: state.f,
+    page: state.p,
+    limit: state.l,
+    after: { feed, cveId, recordId },
+    cursor: raw.cursor,
+  };
 }
 
 function isCursorState(value: unknown): value is CursorState {

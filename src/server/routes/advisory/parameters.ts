@@ -25,7 +25,9 @@ export type RawParams = Partial<Record<string, string>>;
 
 /** Every parameter is an optional single string; anything else (unknown names, repeats) is a 400. */
 export const advisoryQuerystring = Type.Object(
-  Object.fromEntries([...FILTER_PARAMETERS, ...PAGING_PARAMETERS, 'token'].map((name) => [name, Type.Optional(Type.String())])),
+  Object.fromEntries(
+    [...FILTER_PARAMETERS, ...PAGING_PARAMETERS, 'token'].map((name) => [name, Type.Optional(Type.String())]),
+  ),
   { additionalProperties: false },
 );
 

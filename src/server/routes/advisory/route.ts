@@ -11,7 +11,11 @@ import { advisoryQuerystring, type RawParams } from './parameters.js';
 const onlyToken = { type: 'object', properties: { token: { type: 'string' } }, additionalProperties: false } as const;
 
 /** `GET /v4/advisory` (CVE-record advisories of the feeds, filtered and paged) and `GET /v4/advisory/list`. */
-export function registerAdvisory(app: FastifyInstance, context: AppContext, registry = new FeedRegistry(context.config.feeds)): void {
+export function registerAdvisory(
+  app: FastifyInstance,
+  context: AppContext,
+  registry = new FeedRegistry(context.config.feeds),
+): void {
   app.get(
     '/v4/advisory',
     {
@@ -45,7 +49,9 @@ export function registerAdvisory(app: FastifyInstance, context: AppContext, regi
           pages: Math.ceil(result.filtered / paging.limit),
           limit: paging.limit,
           ...(paging.mode === 'cursor' && paging.cursor ? { cursor: paging.cursor } : {}),
-          ...(paging.mode === 'cursor' && result.more && last ? { next_cursor: nextAdvisoryCursor(context.secret, paging, last) } : {}),
+          ...(paging.mode === 'cursor' && result.more && last
+            ? { next_cursor: nextAdvisoryCursor(context.secret, paging, last) }
+            : {}),
         },
         data: result.records.map((hit) => hit.record),
       };

@@ -38,11 +38,14 @@ export function registerBackup(
   registry = new FeedRegistry(context.config.feeds),
 ): void {
   const { config } = context;
-  const signed = (meta: ArchiveMeta) => signedDownloadUrl(context.secret, config.publicUrl, meta, config.backupUrlTtlMinutes);
+  const signed = (meta: ArchiveMeta) =>
+    signedDownloadUrl(context.secret, config.publicUrl, meta, config.backupUrlTtlMinutes);
 
   app.get(
     '/v4/backup',
-    { schema: { summary: 'Backups of the advisory feeds the token may read', tags: ['backup'], querystring: onlyToken } },
+    {
+      schema: { summary: 'Backups of the advisory feeds the token may read', tags: ['backup'], querystring: onlyToken },
+    },
     async (request) => {
       const feeds = await listableFeeds(request.token!, config, registry, context.storage);
       await store.checkAvailable();
@@ -73,9 +76,11 @@ export function registerBackup(
     async (request) => {
       const name = (request.params as { feed: string }).feed;
       const feed = (await knownFeeds(registry, context.storage)).find((candidate) => candidate.name === name);
-      if (!feed || !isSafeName(name)) throw notFound(`not found: no advisory feed "${name}" (GET /v4/backup lists the feeds)`);
+      if (!feed || !isSafeName(name))
+        throw notFound(`not found: no advisory feed "${name}" (GET /v4/backup lists the feeds)`);
       const entitlement = entitlementOf(request.token!, config);
-      if (!coversFeed(entitlement, name)) throw paymentRequired(`payment required: token "${request.token!.name}" is not entitled to feed "${name}"`);
+      if (!coversFeed(entitlement, name))
+        throw paymentRequired(`payment required: token "${request.token!.name}" is not entitled to feed "${name}"`);
       await store.checkAvailable();
       const latest = await store.latest('v4', name);
       if (!latest) return { feed: name, available: false };
@@ -93,16 +98,26 @@ export function registerBackup(
 
   const indexList = (request: FastifyRequest, base: string) => ({
     _benchmark: benchmarkSeconds(request),
-    data: V3_INDEXES.map((index) => ({ name: index.name, description: index.description, href: `${config.publicUrl}${base}/${index.name}` })),
+    data: V3_INDEXES.map((index) => ({
+      name: index.name,
+      description: index.description,
+      href: `${config.publicUrl}${base}/${index.name}`,
+    })),
   });
 
-  app.get('/v3/backup', { schema: { summary: 'The v3 index backups', tags: ['backup'], querystring: onlyToken } }, async (request) => {
-    await store.checkAvailable();
-    return indexList(request, '/v3/backup');
-  });
+  app.get(
+    '/v3/backup',
+    { schema: { summary: 'The v3 index backups', tags: ['backup'], querystring: onlyToken } },
+    async (request) => {
+      await store.checkAvailable();
+      return indexList(request, '/v3/backup');
+    },
+  );
 
-  app.get('/v3/index', { schema: { summary: 'The v3 indexes', tags: ['index'], querystring: onlyToken } }, async (request) =>
-    indexList(request, '/v3/index'),
+  app.get(
+    '/v3/index',
+    { schema: { summary: 'The v3 indexes', tags: ['index'], querystring: onlyToken } },
+    async (request) => indexList(request, '/v3/index'),
   );
 
   app.get(
@@ -118,11 +133,16 @@ export function registerBackup(
     async (request) => {
       const name = (request.params as { index: string }).index;
       if (!V3_INDEXES.some((index) => index.name === name)) {
-        throw notFound(`not found: no backup of index "${name}" (GET /v3/backup lists the index backups: ${V3_INDEXES.map((i) => i.name).join(', ')})`);
+        throw notFound(
+          `not found: no backup of index "${name}" (GET /v3/backup lists the index backups: ${V3_INDEXES.map((i) => i.name).join(', ')})`,
+        );
       }
       await store.checkAvailable();
       const archives = await store.list('v3', name);
-      if (archives.length === 0) throw notFound(`not found: no backup of index "${name}" has been written yet (vulnscope backup write --index ${name})`);
+      if (archives.length === 0)
+        throw notFound(
+          `not found: no backup of index "${name}" has been written yet (vulnscope backup write --index ${name})`,
+        );
       return {
         _benchmark: benchmarkSeconds(request),
         _meta: { timestamp: new Date().toISOString(), index: name },
@@ -166,7 +186,8 @@ export function registerBackup(
       const check = checkDownloadSignature(context.secret, path, query.expires, query.signature);
       if (check === 'expired') throw forbidden('forbidden: this download URL has expired; request a new one');
       if (check !== 'ok') throw forbidden('forbidden: invalid download URL signature');
-      if ((kind !== 'v3' && kind !== 'v4') || !isSafeName(name) || !isSafeName(file)) throw notFound('not found: no such backup');
+      if ((kind !== 'v3' && kind !== 'v4') || !isSafeName(name) || !isSafeName(file))
+        throw notFound('not found: no such backup');
       await store.checkAvailable();
       const meta = await store.find(kind as BackupKind, name, file);
       if (!meta) throw notFound(`not found: backup ${file} is no longer kept; request a new URL`);

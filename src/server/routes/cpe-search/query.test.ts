@@ -5,14 +5,23 @@ describe('CPE search parameters', () => {
   it.each([
     [{}, { page: 1, limit: 100, order: 'asc', isVulnerable: false, versionPrefix: false }],
     [{ part: 'A' }, { part: 'a' }],
-    [{ vendor: 'Apache', product: 'HTTP_Server' }, { vendor: 'apache', product: 'http_server' }],
+    [
+      { vendor: 'Apache', product: 'HTTP_Server' },
+      { vendor: 'apache', product: 'http_server' },
+    ],
     [{ version: '2.4.49' }, { version: '2.4.49', versionPrefix: false }],
     [{ version: '2.4.*' }, { version: '2.4.', versionPrefix: true }],
     [{ version: '2.4*' }, { version: '2.4', versionPrefix: true }],
     [{ version: '*' }, { versionPrefix: false }],
     [{ isVulnerable: 'TRUE' }, { isVulnerable: true }],
-    [{ page: '100', limit: '100' }, { page: 100, limit: 100 }],
-    [{ page: '10000', limit: '1' }, { page: 10000, limit: 1 }],
+    [
+      { page: '100', limit: '100' },
+      { page: 100, limit: 100 },
+    ],
+    [
+      { page: '10000', limit: '1' },
+      { page: 10000, limit: 1 },
+    ],
     [{ sort: '_id', order: 'desc' }, { order: 'desc' }],
   ])('%j → %j', (raw, expected) => {
     expect(parseCpeSearch(raw as Record<string, string>)).toMatchObject(expected);

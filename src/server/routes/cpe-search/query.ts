@@ -2,7 +2,17 @@ import { quoteWfnValue } from '../../../core/cpe.js';
 import { badRequest } from '../../../core/errors.js';
 import { parseBoolean, parseEnum, parseInteger } from '../../params.js';
 
-export const CPE_SEARCH_PARAMETERS = ['part', 'vendor', 'product', 'version', 'isVulnerable', 'page', 'limit', 'sort', 'order'] as const;
+export const CPE_SEARCH_PARAMETERS = [
+  'part',
+  'vendor',
+  'product',
+  'version',
+  'isVulnerable',
+  'page',
+  'limit',
+  'sort',
+  'order',
+] as const;
 /** Sent by the official clients; not filters. */
 export const CPE_SEARCH_CLIENT_PARAMETERS = ['token'] as const;
 
@@ -58,7 +68,8 @@ export function parseCpeSearch(raw: Record<string, string>): CpeSearchQuery {
     const version = raw.version.trim().toLowerCase();
     const prefix = version.endsWith('*');
     const stem = prefix ? version.slice(0, -1) : version;
-    if (stem.includes('*')) throw badRequest(`parameter "version": "*" is allowed only at the end (a prefix match), got "${raw.version}"`);
+    if (stem.includes('*'))
+      throw badRequest(`parameter "version": "*" is allowed only at the end (a prefix match), got "${raw.version}"`);
     if (stem !== '') query.version = attribute('version', stem);
     // A bare `*` is every version: no filter.
     query.versionPrefix = prefix && stem !== '';

@@ -7,12 +7,15 @@ import { CPE_SEARCH_CLIENT_PARAMETERS, CPE_SEARCH_PARAMETERS, parseCpeSearch } f
 import { searchCpe } from './search.js';
 
 const querystring = Type.Object(
-  Object.fromEntries([...CPE_SEARCH_PARAMETERS, ...CPE_SEARCH_CLIENT_PARAMETERS].map((name) => [name, Type.Optional(Type.String())])),
+  Object.fromEntries(
+    [...CPE_SEARCH_PARAMETERS, ...CPE_SEARCH_CLIENT_PARAMETERS].map((name) => [name, Type.Optional(Type.String())]),
+  ),
   { additionalProperties: false },
 );
 
 /** `api.CPE`: the 11 attributes as WFN strings (`*` ANY, `-` NA, specials backslash-quoted). */
-const cpeStruct = (wfn: Wfn) => Object.fromEntries(CPE_ATTRIBUTES.map((attribute) => [attribute, wfn[attribute] ?? ANY]));
+const cpeStruct = (wfn: Wfn) =>
+  Object.fromEntries(CPE_ATTRIBUTES.map((attribute) => [attribute, wfn[attribute] ?? ANY]));
 
 export function registerCpeSearch(app: FastifyInstance, context: AppContext): void {
   app.get(

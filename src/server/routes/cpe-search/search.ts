@@ -23,7 +23,11 @@ export const nameSearchOf = (query: CpeSearchQuery): CpeNameSearch => ({
 /** One page of CPE search: the matching names (exact total) and the CVEs covering each. */
 export async function searchCpe(storage: Storage, query: CpeSearchQuery): Promise<CpeSearchResult> {
   const found = await storage.knowledge.searchCpeNames(nameSearchOf(query));
-  const cves = await cvesOfNames(storage, found.names.map((name) => name.cpe), query.isVulnerable);
+  const cves = await cvesOfNames(
+    storage,
+    found.names.map((name) => name.cpe),
+    query.isVulnerable,
+  );
   return {
     total: found.total,
     names: found.names.map((name, i) => ({ cpe: name.cpe, wfn: parseCpe(name.cpe), cves: cves[i]! })),

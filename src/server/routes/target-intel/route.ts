@@ -90,9 +90,19 @@ export function registerTargetIntel(app: FastifyInstance, context: AppContext): 
           show_pages: showPages,
           show_query: showQuery,
           ...(showPages ? { pages: pageLinks(maxPages) } : {}),
-          ...(showQuery ? { opensearch_query: { vulnscope: { filters: paging.filters, sort: paging.sort, order: paging.order } } } : {}),
+          ...(showQuery
+            ? { opensearch_query: { vulnscope: { filters: paging.filters, sort: paging.sort, order: paging.order } } }
+            : {}),
           ...(paging.mode === 'cursor' && paging.cursor ? { cursor: paging.cursor } : {}),
-          ...(more ? { next_cursor: nextCursor(context.secret, paging, sync.index.positionOf(pageIds[pageIds.length - 1]!, paging.sort)) } : {}),
+          ...(more
+            ? {
+                next_cursor: nextCursor(
+                  context.secret,
+                  paging,
+                  sync.index.positionOf(pageIds[pageIds.length - 1]!, paging.sort),
+                ),
+              }
+            : {}),
         },
         data,
       };
