@@ -262,7 +262,7 @@ export async function writeDataset(
     const ip = ipv4(ipNumber);
     const port = model.ports[model.portZipf.sample(random)]!;
     const p = model.products[model.productZipf.sample(random)]!;
-    const versionIndex = Math.min(p.versions.length - 1, Math.floor(Math.pow(random.next(), 2) * p.versions.length));
+    const versionIndex = Math.min(p.versions.length - 1, Math.floor(random.next() ** 2 * p.versions.length));
     const version = p.versions[versionIndex]!;
     const cves = p.cves[versionIndex]!;
     const timestamp = options.now - Math.floor(random.next() * windowMs);

@@ -740,8 +740,8 @@ export function* generateCves(
       return match;
     }
     // A branch: ends at a fixed version (newer ones likelier), spanning up to a third of the list.
-    const end = Math.max(1, versions.length - 1 - Math.floor(Math.pow(random.next(), 2) * (versions.length - 1)));
-    const start = Math.max(0, end - 1 - Math.floor(Math.pow(random.next(), 2) * (versions.length / 3)));
+    const end = Math.max(1, versions.length - 1 - Math.floor(random.next() ** 2 * (versions.length - 1)));
+    const start = Math.max(0, end - 1 - Math.floor(random.next() ** 2 * (versions.length / 3)));
     match.criteria = cpeOf(product.part, product.vendor, product.product, '*', '*', targetSw);
     const shape = random.next();
     if (shape < 0.4)
@@ -763,7 +763,7 @@ export function* generateCves(
     const seq = (perYear.get(year) ?? 0) + 1;
     perYear.set(year, seq);
     const id = `CVE-${year}-${String(999 + seq).padStart(4, '0')}`;
-    const lastModified = published + Math.floor(Math.pow(random.next(), 3) * (options.now - published));
+    const lastModified = published + Math.floor(random.next() ** 3 * (options.now - published));
     const product = products[model.cveProducts[model.cveZipf.sample(random)]!]!;
     const statusRoll = random.next();
     const vulnStatus =
@@ -897,7 +897,7 @@ export function* generateContexts(model: KnowledgeModel, count: number, seed: nu
     model.products.filter((p) => p.part === 'o' && p.pair !== undefined).map((p) => [`o:${p.vendor}:${p.product}`, p]),
   );
   const versionOf = (p: KnowledgeProduct) =>
-    p.versions[Math.max(0, p.versions.length - 1 - Math.floor(Math.pow(random.next(), 2) * p.versions.length))]!;
+    p.versions[Math.max(0, p.versions.length - 1 - Math.floor(random.next() ** 2 * p.versions.length))]!;
   const fingerprint = (): string => {
     if (random.chance(0.05))
       return cpeOf(

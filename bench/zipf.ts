@@ -10,10 +10,10 @@ export class Zipf {
   ) {
     this.cdf = new Float64Array(n);
     let total = 0;
-    for (let i = 0; i < n; i++) total += 1 / Math.pow(i + 1, s);
+    for (let i = 0; i < n; i++) total += 1 / (i + 1) ** s;
     let running = 0;
     for (let i = 0; i < n; i++) {
-      running += 1 / Math.pow(i + 1, s) / total;
+      running += 1 / (i + 1) ** s / total;
       this.cdf[i] = running;
     }
   }

@@ -170,17 +170,17 @@ export function formatPurl(purl: PackageUrl): string {
   let text = `pkg:${type}/`;
   if (normalized.namespace)
     text +=
-      segments(normalized.namespace, false)
+      `${segments(normalized.namespace, false)
         .map((s) => encode(s))
-        .join('/') + '/';
+        .join('/')}/`;
   text += encode(normalized.name);
   if (normalized.version) text += `@${encode(normalized.version)}`;
   if (qualifiers.length > 0) {
     const sorted = [...qualifiers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    text += '?' + sorted.map(([key, value]) => `${key}=${encode(value, true)}`).join('&');
+    text += `?${sorted.map(([key, value]) => `${key}=${encode(value, true)}`).join('&')}`;
   }
   const subpath = normalized.subpath ? segments(normalized.subpath, true) : [];
-  if (subpath.length > 0) text += '#' + subpath.map((s) => encode(s)).join('/');
+  if (subpath.length > 0) text += `#${subpath.map((s) => encode(s)).join('/')}`;
   return text;
 }
 

@@ -38,7 +38,7 @@ const key = (served: Served) => `${served.feed}/${served.record.cveMetadata.cveI
 describe.each(engineCases())('/v4/advisory filters on real feeds ($name)', (engine) => {
   let t: TestApp;
   let loaded: Record<RealFeed, FeedLoadSummary>;
-  let all: Served[] = [];
+  const all: Served[] = [];
 
   /** Every record of the query, following the cursor to the end. */
   async function walk(query: string, limit = 100): Promise<Served[]> {

@@ -38,10 +38,10 @@ describe('fingerprint → CVE matching from the CLI', () => {
     const scans = path.join(dir, 'before.ndjson');
     fs.writeFileSync(
       scans,
-      [
+      `${[
         observation('192.0.2.1', 'cpe:2.3:a:openbsd:openssh:8.5:p1:*:*:*:*:*:*'),
         observation('192.0.2.2', 'cpe:2.3:a:openbsd:openssh:8.8:-:*:*:*:*:*:*'),
-      ].join('\n') + '\n',
+      ].join('\n')}\n`,
     );
     expect((await runCli(['ingest', 'scans', scans], env)).code).toBe(0);
     expect(await cvesByIp()).toEqual({ '192.0.2.1': [], '192.0.2.2': [] });
@@ -55,7 +55,7 @@ describe('fingerprint → CVE matching from the CLI', () => {
     expect(await cvesByIp()).toEqual({ '192.0.2.1': ['CVE-2021-41617'], '192.0.2.2': [] });
 
     const later = path.join(dir, 'after.ndjson');
-    fs.writeFileSync(later, observation('192.0.2.3', 'cpe:2.3:a:f5:nginx:1.4.0:*:*:*:*:*:*:*') + '\n');
+    fs.writeFileSync(later, `${observation('192.0.2.3', 'cpe:2.3:a:f5:nginx:1.4.0:*:*:*:*:*:*:*')}\n`);
     expect((await runCli(['ingest', 'scans', later], env)).code).toBe(0);
     expect((await cvesByIp())['192.0.2.3']).toEqual(['CVE-2013-2028', 'CVE-2021-23017']);
 

@@ -4,7 +4,7 @@ import { versionSortKey } from '../../src/core/version/sort-key.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
 import { nameLookupOf, rowMayMatch } from '../../src/core/applicability/index-keys.js';
 import { parseCpe } from '../../src/core/cpe.js';
-import { type IndexedCriterionRow, type KnowledgeWrite } from '../../src/storage/knowledge/index.js';
+import type { IndexedCriterionRow, KnowledgeWrite } from '../../src/storage/knowledge/index.js';
 import { engineCases } from '../support/engines.js';
 
 const key = (version: string) => versionSortKey(version)!;

@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import zlib from 'node:zlib';
 import type { AdvisoryRecord } from '../../src/ingest/advisories/types.js';
 import { fixture } from '../support/fixtures.js';
 

@@ -4,7 +4,6 @@
  * from the records' configurations.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFeedSources } from '../../src/ingest/feeds/load.js';
 import { FeedRegistry } from '../../src/ingest/feeds/registry.js';

@@ -44,7 +44,7 @@ describe('versionSortKey: string order of keys equals compareVendor order', () =
     fc.assert(
       fc.property(fc.constantFrom('1', '1.0', '1.0.0', '2.4'), tail, tail, (stem, x, y) => {
         const a = stem + x;
-        const b = stem + '.' + y;
+        const b = `${stem}.${y}`;
         expect(keyOrder(a, b), `${a} vs ${b}`).toBe(compareVendor(a, b)?.order);
       }),
       { numRuns: 3000 },

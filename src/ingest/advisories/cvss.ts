@@ -102,7 +102,7 @@ function score3(m: Map<string, string>, minor: '0' | '1'): number {
   const pr = (changed ? { N: 0.85, L: 0.68, H: 0.5 } : { N: 0.85, L: 0.62, H: 0.27 })[m.get('PR')!]!;
   const ui = { N: 0.85, R: 0.62 }[m.get('UI')!]!;
   const iss = 1 - (1 - cia[m.get('C')!]) * (1 - cia[m.get('I')!]) * (1 - cia[m.get('A')!]);
-  const impact = changed ? 7.52 * (iss - 0.029) - 3.25 * Math.pow(iss - 0.02, 15) : 6.42 * iss;
+  const impact = changed ? 7.52 * (iss - 0.029) - 3.25 * (iss - 0.02) ** 15 : 6.42 * iss;
   const exploitability = 8.22 * av * ac * pr * ui;
   if (impact <= 0) return 0;
   const roundup = minor === '1' ? roundup31 : roundup30;

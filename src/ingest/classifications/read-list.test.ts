@@ -1,7 +1,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseIp, rangeContains } from '../../core/ip.js';
 import { readClassificationList, readTagMap, tagProduct, type ListItem, type ListOptions } from './read-list.js';

@@ -31,12 +31,12 @@ describe('detectFormat', () => {
     ['empty array', '[]', 'ndjson'],
     [
       'first record larger than the head (Shodan keys seen)',
-      '{"port": 80, "ip_str": "1.2.3.4", "data": "' + 'x'.repeat(100),
+      `{"port": 80, "ip_str": "1.2.3.4", "data": "${'x'.repeat(100)}`,
       'shodan',
     ],
     [
       'first record larger than the head (no tell-tale keys)',
-      '{"ip": "1.2.3.4", "port": 80, "banner": "' + 'x'.repeat(100),
+      `{"ip": "1.2.3.4", "port": 80, "banner": "${'x'.repeat(100)}`,
       'ndjson',
     ],
   ])('%s', (_name, head, format) => {

@@ -75,12 +75,12 @@ describe('readScanFile', () => {
   });
 
   it('reads the shared fixtures through detection', async () => {
-    const dionaea = await readAll(SCANS + 'nmap_libnmap_dionaea_scan.xml');
+    const dionaea = await readAll(`${SCANS}nmap_libnmap_dionaea_scan.xml`);
     expect(dionaea).toHaveLength(16);
-    expect(dionaea[0].at).toEqual({ file: SCANS + 'nmap_libnmap_dionaea_scan.xml', line: 23 });
-    expect(summary(await readAll(SCANS + 'shodan_host_dns_sample.json'))).toEqual(['192.0.2.10:53/udp']);
-    expect(summary(await readAll(SCANS + 'shodan_host_cropped_nginx_sample.json'))).toEqual(['198.51.100.80:80/tcp']);
-    expect(summary(await readAll(SCANS + 'nmap_libnmap_2_hosts.json'))).toEqual([
+    expect(dionaea[0].at).toEqual({ file: `${SCANS}nmap_libnmap_dionaea_scan.xml`, line: 23 });
+    expect(summary(await readAll(`${SCANS}shodan_host_dns_sample.json`))).toEqual(['192.0.2.10:53/udp']);
+    expect(summary(await readAll(`${SCANS}shodan_host_cropped_nginx_sample.json`))).toEqual(['198.51.100.80:80/tcp']);
+    expect(summary(await readAll(`${SCANS}nmap_libnmap_2_hosts.json`))).toEqual([
       expect.stringMatching(/^rejected: this is a python-libnmap JSON report/),
     ]);
   });
@@ -100,22 +100,22 @@ describe('readScanFile', () => {
   });
 
   it('gunzips by magic bytes whatever the name, and reads gzip from stdin', async () => {
-    const xml = readFileSync(SCANS + 'nmap_libnmap_full_sudo6.xml');
+    const xml = readFileSync(`${SCANS}nmap_libnmap_full_sudo6.xml`);
     const gz = writeTemp('full_sudo6.scan', gzipSync(xml));
     expect(await readAll(gz)).toHaveLength(12);
-    const shodan = gzipSync(readFileSync(SCANS + 'shodan_host_dns_sample.json'));
+    const shodan = gzipSync(readFileSync(`${SCANS}shodan_host_dns_sample.json`));
     const fromStdin = await readAll('-', { stdin: Readable.from([shodan.subarray(0, 1), shodan.subarray(1)]) });
     expect(fromStdin).toEqual([expect.objectContaining({ kind: 'observation', at: { file: '<stdin>', line: 1 } })]);
   });
 
   it('uses the forced format instead of detecting', async () => {
-    const items = await readAll(SCANS + 'shodan_host_cropped_nginx_sample.json', {
+    const items = await readAll(`${SCANS}shodan_host_cropped_nginx_sample.json`, {
       format: 'nmap' satisfies ScanFormat,
     });
     expect(items).toEqual([
       { kind: 'rejected', at: expect.any(Object), reason: expect.stringMatching(/^invalid XML: /) },
     ]);
-    expect(summary(await readAll(SCANS + 'shodan_host_cropped_nginx_sample.json', { format: 'shodan' }))).toEqual([
+    expect(summary(await readAll(`${SCANS}shodan_host_cropped_nginx_sample.json`, { format: 'shodan' }))).toEqual([
       '198.51.100.80:80/tcp',
     ]);
   });
@@ -158,7 +158,7 @@ describe('readScanFile', () => {
 
   it('stops cleanly when the consumer stops early', async () => {
     let count = 0;
-    for await (const _item of readScanFile(SCANS + 'nmap_libnmap_dionaea_scan.xml')) {
+    for await (const _item of readScanFile(`${SCANS}nmap_libnmap_dionaea_scan.xml`)) {
       if (++count === 2) break;
     }
     expect(count).toBe(2);

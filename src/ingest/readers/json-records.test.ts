@@ -72,7 +72,7 @@ describe('readJsonRecords', () => {
 describe('readLines', () => {
   it('numbers lines, drops a BOM and CRs, and reports (without keeping) over-long lines', async () => {
     const lines = [];
-    for await (const line of readLines(chunked('\uFEFFone\r\n' + 'x'.repeat(50) + '\nthree', 8), 20)) lines.push(line);
+    for await (const line of readLines(chunked(`\uFEFFone\r\n${'x'.repeat(50)}\nthree`, 8), 20)) lines.push(line);
     expect(lines).toEqual([
       { line: 1, text: 'one' },
       { line: 2, tooLong: true },

@@ -107,7 +107,7 @@ describe('masscan -oD (NDJSON)', () => {
       '{"ip":"198.51.100.3","timestamp":"1700000004","port":82,"proto":"tcp","rec_type":"ping","data":{}}',
       '{"ip":"198.51.100.4","timestamp":"1700000005","port":83,"proto":"icmp","rec_type":"status","data":{"status":"open"}}',
     ];
-    const items = await read(lines.join('\n') + '\n');
+    const items = await read(`${lines.join('\n')}\n`);
     expect(items).toEqual([
       {
         kind: 'observation',

@@ -41,7 +41,7 @@ const GOOD = {
 
 describe('Vulnscope observation NDJSON', () => {
   it('normalises every field of a complete record', async () => {
-    const [item] = await read(JSON.stringify(GOOD) + '\n');
+    const [item] = await read(`${JSON.stringify(GOOD)}\n`);
     expect(item).toEqual({
       kind: 'observation',
       at: { file: 'obs.ndjson', line: 1 },
@@ -143,7 +143,7 @@ describe('Vulnscope observation NDJSON', () => {
       JSON.stringify({ ip: '192.0.2.1', port: 80, timestamp: 1700000000, hostnames: ['a.example', 7] }), // 19
       ok(65535), // 20
     ];
-    const items = await read(lines.join('\n') + '\n');
+    const items = await read(`${lines.join('\n')}\n`);
     const summary = items.map((i) => [i.at.line, i.kind === 'rejected' ? i.reason : `ok ${i.observation.port}`]);
     expect(summary).toEqual([
       [1, 'ok 1'],

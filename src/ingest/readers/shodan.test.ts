@@ -39,13 +39,13 @@ const BANNER = {
   cpe23: ['cpe:2.3:a:f5:nginx:1.25'],
   vulns: { 'CVE-2021-23017': { verified: false, cvss: 9.8 }, 'cve-2019-9511': { verified: false } },
   tags: ['cloud', 'honeypot', 'tor', 'self-signed'],
-  data: 'HTTP/1.1 200 OK\r\nServer: nginx/1.25\r\n' + 'x'.repeat(2000),
+  data: `HTTP/1.1 200 OK\r\nServer: nginx/1.25\r\n${'x'.repeat(2000)}`,
   _shodan: { module: 'https', id: 'abc', ptr: true },
 };
 
 describe('Shodan host-API fixtures', () => {
   it('reads the pretty-printed DNS host object with host-level enrichment', async () => {
-    const items = await read(createReadStream(SCANS + 'shodan_host_dns_sample.json'), 'dns.json');
+    const items = await read(createReadStream(`${SCANS}shodan_host_dns_sample.json`), 'dns.json');
     expect(items).toEqual([
       {
         kind: 'observation',
@@ -70,7 +70,7 @@ describe('Shodan host-API fixtures', () => {
   });
 
   it('reads the cropped nginx host (no top-level ip_str) with its truncated cpe23', async () => {
-    const [observation] = observationsOf(await read(createReadStream(SCANS + 'shodan_host_cropped_nginx_sample.json')));
+    const [observation] = observationsOf(await read(createReadStream(`${SCANS}shodan_host_cropped_nginx_sample.json`)));
     expect(observation).toEqual({
       ip: '198.51.100.80',
       port: 80,
@@ -97,8 +97,8 @@ describe('Shodan host-API fixtures', () => {
   });
 
   it('reads the same host object compacted onto one line', async () => {
-    const compact = JSON.stringify(JSON.parse(readFileSync(SCANS + 'shodan_host_dns_sample.json', 'utf8')));
-    expect(observationsOf(await read(compact + '\n')).map((o) => `${o.ip}:${o.port}/${o.protocol}`)).toEqual([
+    const compact = JSON.stringify(JSON.parse(readFileSync(`${SCANS}shodan_host_dns_sample.json`, 'utf8')));
+    expect(observationsOf(await read(`${compact}\n`)).map((o) => `${o.ip}:${o.port}/${o.protocol}`)).toEqual([
       '192.0.2.10:53/udp',
     ]);
   });
@@ -106,7 +106,7 @@ describe('Shodan host-API fixtures', () => {
 
 describe('Shodan banners', () => {
   it('maps a full banner: zone-less UTC time, tags, vulns dict, cpe23, banner text', async () => {
-    const [observation] = observationsOf(await read(JSON.stringify(BANNER) + '\n'));
+    const [observation] = observationsOf(await read(`${JSON.stringify(BANNER)}\n`));
     expect(observation).toMatchObject({
       ip: '203.0.113.7',
       port: 443,

@@ -151,7 +151,7 @@ export async function refreshCves(
 }
 
 /** True when a stored content hash was made by this derivation version. */
-const sameVersion = (hash: string | undefined, version: string) => hash !== undefined && hash.startsWith(`${version}:`);
+const sameVersion = (hash: string | undefined, version: string) => hash?.startsWith(`${version}:`);
 
 async function storedApplicability(db: Sql, cveIds: readonly string[]): Promise<Map<string, string>> {
   const result = new Map<string, string>();
