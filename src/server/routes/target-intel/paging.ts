@@ -1,6 +1,13 @@
 import { badRequest } from '../../../core/errors.js';
-import { openJson, sealJson } from '../../../core/signing.js';
 import type { SortField, SortOrder, SortPosition } from '../../../search/host-query.js';
+import {
+  type CursorShape,
+  type CursorState,
+  openCursor,
+  pagingMode,
+  requireSameWalk,
+  sealCursor,
+} from '../../paging/sealed-cursor.js';
 import { parseBoolean, parseInteger } from '../../params.js';
 import { filterParams, parseSort, type RawParams } from './query.js';
 
@@ -11,16 +18,12 @@ const CURSOR_LIMIT_MAX = 2000;
 const DEFAULT_LIMIT = 100;
 
 /** What a signed cursor carries: enough to continue the walk with no other parameter. */
-interface CursorState {
-  v: 1;
-  f: RawParams;
+interface HostCursorState extends CursorState {
   s: SortField;
   o: SortOrder;
-  l: number;
   /** Snapshot: only records unchanged since this change-log sequence number. */
   n: number;
-  /** Page number of the page this cursor fetches. */
-  p: number;
+  /** The sort position of the last record served. */
   a?: SortPosition;
 }
 
@@ -40,15 +43,11 @@ export type Paging =
 
 /** Decides offset or cursor mode from the raw parameters (400 naming the parameter on conflict). */
 export function resolvePaging(raw: RawParams, secret: string, currentSeq: number): Paging {
-  const hasCursor = raw.cursor !== undefined && raw.cursor !== '';
-  const startsCursor = raw.start_cursor !== undefined;
-  if (raw.page !== undefined && raw.page !== '' && (hasCursor || startsCursor)) {
-    throw badRequest(`parameter "page" cannot be combined with "${hasCursor ? 'cursor' : 'start_cursor'}"`);
-  }
-  if (hasCursor) return continueCursor(raw, secret);
+  const mode = pagingMode(raw);
+  if (mode === 'continue') return continueCursor(raw, secret);
   const { sort, order } = parseSort(raw);
   const filters = filterParams(raw);
-  if (startsCursor) {
+  if (mode === 'start') {
     if (raw.start_cursor !== '' && !parseBoolean('start_cursor', raw.start_cursor!)) {
       throw badRequest('parameter "start_cursor" must be true to start a cursor walk');
     }
@@ -66,7 +65,7 @@ export function resolvePaging(raw: RawParams, secret: string, currentSeq: number
 }
 
 export function nextCursor(secret: string, paging: Extract<Paging, { mode: 'cursor' }>, after: SortPosition): string {
-  const state: CursorState = {
+  const state: HostCursorState = {
     v: 1,
     f: paging.filters,
     s: paging.sort,
@@ -76,25 +75,17 @@ export function nextCursor(secret: string, paging: Extract<Paging, { mode: 'curs
     p: paging.page + 1,
     a: after,
   };
-  return sealJson(secret, state);
+  return sealCursor(secret, state);
 }
 
 function continueCursor(raw: RawParams, secret: string): Paging {
-  const state = openJson(secret, raw.cursor!);
-  if (!isCursorState(state)) throw badRequest('parameter "cursor" is malformed or has been tampered with');
-  // A client may repeat the walk's parameters; it may not change them mid-walk.
-  for (const [name, value] of Object.entries(filterParams(raw))) {
-    if (state.f[name] !== value) throw badRequest(`parameter "${name}" differs from the cursor's; start a new walk`);
-  }
-  for (const [name, value] of [
-    ['sort', state.s],
-    ['order', state.o],
-    ['limit', String(state.l)],
-  ] as const) {
-    if (raw[name] !== undefined && raw[name] !== '' && raw[name]!.toLowerCase() !== value) {
-      throw badRequest(`parameter "${name}" differs from the cursor's; start a new walk`);
-    }
-  }
+  const state = openCursor(secret, raw.cursor!, CURSOR_SHAPE);
+  const sameAs = (value: string) => (given: string) => given.toLowerCase() === value;
+  requireSameWalk(state, filterParams(raw), [
+    ['sort', raw.sort, sameAs(state.s)],
+    ['order', raw.order, sameAs(state.o)],
+    ['limit', raw.limit, sameAs(String(state.l))],
+  ]);
   return {
     mode: 'cursor',
     filters: state.f,
@@ -108,26 +99,19 @@ function continueCursor(raw: RawParams, secret: string): Paging {
   };
 }
 
-function isCursorState(value: unknown): value is CursorState {
-  const state = value as CursorState;
-  return (
-    typeof state === 'object' &&
-    state !== null &&
-    state.v === 1 &&
-    typeof state.f === 'object' &&
-    state.f !== null &&
-    Object.values(state.f).every((v) => typeof v === 'string') &&
-    ['timestamp', 'date_added', 'ip', 'port'].includes(state.s) &&
-    ['asc', 'desc'].includes(state.o) &&
-    Number.isInteger(state.l) &&
-    state.l >= 1 &&
-    state.l <= CURSOR_LIMIT_MAX &&
-    Number.isInteger(state.n) &&
-    Number.isInteger(state.p) &&
-    state.p >= 1 &&
-    (state.a === undefined ||
-      (Array.isArray(state.a.key) &&
-        state.a.key.every((k) => typeof k === 'number' || (typeof k === 'string' && /^\d+$/.test(k))) &&
-        Number.isInteger(state.a.id)))
-  );
-}
+const CURSOR_SHAPE: CursorShape<HostCursorState> = {
+  maxLimit: CURSOR_LIMIT_MAX,
+  minPage: 1,
+  hasOwnFields: (value): value is HostCursorState => {
+    const state = value as HostCursorState;
+    return (
+      ['timestamp', 'date_added', 'ip', 'port'].includes(state.s) &&
+      ['asc', 'desc'].includes(state.o) &&
+      Number.isInteger(state.n) &&
+      (state.a === undefined ||
+        (Array.isArray(state.a.key) &&
+          state.a.key.every((k) => typeof k === 'number' || (typeof k === 'string' && /^\d+$/.test(k))) &&
+          Number.isInteger(state.a.id)))
+    );
+  },
+};
