@@ -397,11 +397,11 @@ export function* generateAdvisories(
         pairs.add(`${entry.vendor}:${entry.product}`);
         if (entry.packageName) packages.add(String(entry.packageName));
       }
-      vendors.forEach((v) => bump(stats.vendorCounts, v));
-      pairs.forEach((p) => bump(stats.productCounts, p));
-      packages.forEach((p) => bump(stats.packageCounts, p));
-      tagged.forEach((t) => bump(stats.tagCounts, t));
-      new Set(descriptions.map((d) => d.lang!.slice(0, 2))).forEach((l) => bump(stats.langCounts, l));
+      for (const v of vendors) bump(stats.vendorCounts, v);
+      for (const p of pairs) bump(stats.productCounts, p);
+      for (const p of packages) bump(stats.packageCounts, p);
+      for (const t of tagged) bump(stats.tagCounts, t);
+      for (const l of new Set(descriptions.map((d) => d.lang!.slice(0, 2)))) bump(stats.langCounts, l);
       if (updated > options.now - 30 * DAY) stats.updatedLast30d++;
       if (i === Math.floor(records / 2)) stats.sampleCveId = cveId;
     }

@@ -561,8 +561,13 @@ export function buildKnowledgeModel(names: number, seed: number): KnowledgeModel
   // Largest remainders first; then take back from the largest if the floors of 1 overshot.
   const order = exact.map((x, i) => [x - Math.floor(x), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   for (let k = 0; left > 0; k = (k + 1) % order.length, left--) floors[order[k]![1]]! += 1;
-  for (let i = 0; left < 0; i = (i + 1) % floors.length) if (floors[i]! > 1) (floors[i]! -= 1), left++;
-  shared.forEach((draft, rank) => (counts[draft.index] = floors[rank]!));
+  for (let i = 0; left < 0; i = (i + 1) % floors.length) {
+    if (floors[i]! > 1) {
+      floors[i]! -= 1;
+      left++;
+    }
+  }
+  for (let rank = 0; rank < shared.length; rank++) counts[shared[rank]!.index] = floors[rank]!;
 
   const products: KnowledgeProduct[] = drafts.map((draft) => {
     const nameCount = counts[draft.index]!;
@@ -853,10 +858,16 @@ export function* generateCves(
             criteria: cpeOf('o', os.vendor, os.product, '*'),
             matchCriteriaId: uuidOf(3, ++matchIds),
           });
-          if (stats) stats.cpeMatch++, stats.any++;
+          if (stats) {
+            stats.cpeMatch++;
+            stats.any++;
+          }
         }
       }
-      if (stats) stats.andConfigurations++, (stats.platformCriteria += platformMatches.length);
+      if (stats) {
+        stats.andConfigurations++;
+        stats.platformCriteria += platformMatches.length;
+      }
       cve.configurations = [
         {
           operator: 'AND',

@@ -100,9 +100,13 @@ function parseArgs(argv: string[]): Options {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => argv[++i] ?? fail(`${arg} needs a value`);
-    if (arg === '--cves') (options.cves = Number(value())), sized.add('cves');
-    else if (arg === '--names') (options.names = Number(value())), sized.add('names');
-    else if (arg === '--engine') options.engine = value() as Options['engine'];
+    if (arg === '--cves') {
+      options.cves = Number(value());
+      sized.add('cves');
+    } else if (arg === '--names') {
+      options.names = Number(value());
+      sized.add('names');
+    } else if (arg === '--engine') options.engine = value() as Options['engine'];
     else if (arg === '--database-url') options.databaseUrl = value();
     else if (arg === '--out') options.out = value();
     else if (arg === '--quick') options.quick = true;

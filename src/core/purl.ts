@@ -165,14 +165,13 @@ export function formatPurl(purl: PackageUrl): string {
   const qualifiers = Object.entries(purl.qualifiers ?? {})
     .map(([key, value]) => [key.toLowerCase(), value] as const)
     .filter(([, value]) => value !== '');
-  qualifiers.forEach(([key]) => checkQualifierKey(key, described));
+  for (const [key] of qualifiers) checkQualifierKey(key, described);
   const normalized = normalize({ ...purl, type, qualifiers: Object.fromEntries(qualifiers) }, described);
   let text = `pkg:${type}/`;
   if (normalized.namespace)
-    text +=
-      `${segments(normalized.namespace, false)
-        .map((s) => encode(s))
-        .join('/')}/`;
+    text += `${segments(normalized.namespace, false)
+      .map((s) => encode(s))
+      .join('/')}/`;
   text += encode(normalized.name);
   if (normalized.version) text += `@${encode(normalized.version)}`;
   if (qualifiers.length > 0) {

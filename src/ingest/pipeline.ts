@@ -118,6 +118,11 @@ export async function runIngest(
     await readAll();
     await flush();
     for (const written of writing) await written;
+  } catch (error) {
+    // The next item is requested before the current one is written: when a write fails first,
+    // that request is still pending, and a failure of the reader must not become unhandled.
+    next.catch(() => {});
+    throw error;
   } finally {
     await Promise.allSettled(writing);
     await writer.close();
@@ -132,7 +137,7 @@ export async function runIngest(
         await new Promise((resolve) => setImmediate(resolve));
         yieldedAt = performance.now();
       }
-      const result = batchDeadline ? await Promise.race([next, batchDeadline]) : await next;
+      const result = batchDeadline !== undefined ? await Promise.race([next, batchDeadline]) : await next;
       if (result === TIMED_OUT) {
         await flush();
         continue;

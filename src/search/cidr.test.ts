@@ -37,7 +37,7 @@ const ADDRESSES = [
 
 describe('HostIndex cidr filter (whole /16 and /24 blocks plus checked edges)', () => {
   const index = new HostIndex();
-  ADDRESSES.forEach((ip, i) => index.upsert(record(i + 1, ip), i + 1));
+  for (const [i, ip] of ADDRESSES.entries()) index.upsert(record(i + 1, ip), i + 1);
 
   it.each([
     '10.0.0.0/8',

@@ -14,7 +14,7 @@ const NAMES = [
 describe('HostnameIndex (byte trigrams, exact check)', () => {
   const index = new HostnameIndex();
   index.beginBatch();
-  NAMES.forEach((name, i) => index.add(i + 1, name));
+  for (const [i, name] of NAMES.entries()) index.add(i + 1, name);
   index.endBatch();
   index.add(100, 'mail.example.com'); // a name shared by two records
 
@@ -83,7 +83,10 @@ describe('HostnameIndex remembered searches', () => {
     const index = new HostnameIndex();
     const names = new Map<number, string>();
     let seed = 7;
-    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
     for (let step = 0; step < 3000; step++) {
       const record = 1 + random(300);
       if (names.has(record)) {
@@ -116,7 +119,10 @@ describe('HostnameIndex remembered searches', () => {
     const batched = new HostnameIndex();
     const names = new Map<number, string>();
     let seed = 11;
-    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
     for (let round = 0; round < 60; round++) {
       batched.beginBatch();
       // Within a batch a name may be added, removed and its id freed and handed out again.

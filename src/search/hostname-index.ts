@@ -61,7 +61,10 @@ export class HostnameIndex {
       const live = batch.freed.length === 0 ? ids : ids.filter((id) => this.arena.has(id));
       if (live.length === 0) continue;
       let bitmap = this.trigrams.get(trigram);
-      if (!bitmap) this.trigrams.set(trigram, (bitmap = new RoaringBitmap32()));
+      if (!bitmap) {
+        bitmap = new RoaringBitmap32();
+        this.trigrams.set(trigram, bitmap);
+      }
       if (live.length === 1) bitmap.add(live[0]!);
       else bitmap.addMany(live);
     }
@@ -88,7 +91,8 @@ export class HostnameIndex {
       else lists.set(trigram, [id]);
     }
     // Written every few million postings, so the buffers of an index build stay small.
-    if ((batch.postings += grams.length) >= BATCH_FLUSH_POSTINGS) this.writeBatch();
+    batch.postings += grams.length;
+    if (batch.postings >= BATCH_FLUSH_POSTINGS) this.writeBatch();
   }
 
   add(recordId: number, hostname: string): void {
@@ -105,7 +109,10 @@ export class HostnameIndex {
     } else {
       const sole = this.soleRecord.get(id);
       let records = this.shared.get(id);
-      if (!records) this.shared.set(id, (records = new Set(sole ? [sole] : [])));
+      if (!records) {
+        records = new Set(sole ? [sole] : []);
+        this.shared.set(id, records);
+      }
       records.add(recordId);
       this.soleRecord.set(id, 0);
     }

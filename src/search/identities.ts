@@ -35,7 +35,10 @@ export class IdentityCatalog {
     for (const attribute of ATTRIBUTES) {
       const groups = this.byValue[attribute];
       let keys = groups.get(identity[attribute]);
-      if (!keys) groups.set(identity[attribute], (keys = new Set()));
+      if (!keys) {
+        keys = new Set();
+        groups.set(identity[attribute], keys);
+      }
       keys.add(key);
     }
   }

@@ -43,7 +43,7 @@ describe('Intersection: counts and meets buckets as the built intersection would
     }
     intersection.free();
     // The inputs are read only: nothing made or freed here touches them.
-    inputs.forEach((input, i) => expect(input.toUint32Array()).toEqual(before[i]));
+    for (const [i, input] of inputs.entries()) expect(input.toUint32Array()).toEqual(before[i]);
   });
 
   it('ofOwned frees the bitmap it was given', () => {

@@ -49,7 +49,8 @@ export class Intersection {
   all(): Bitmap {
     const [first, second] = this.parts;
     if (!second) return first!;
-    return (this.whole ??= this.own(RoaringBitmap32.and(first!, second)));
+    this.whole ??= this.own(RoaringBitmap32.and(first!, second));
+    return this.whole;
   }
 
   /** Frees the bitmaps made here (not the inputs). */

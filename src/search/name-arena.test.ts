@@ -4,7 +4,7 @@ import { NameArena, utf8 } from './name-arena.js';
 describe('NameArena', () => {
   const arena = new NameArena();
   const names = ['mail.example.com', 'example.com', 'notexample.com', 'bücher.example.de', 'a'];
-  names.forEach((name, i) => arena.set(i + 1, name));
+  for (const [i, name] of names.entries()) arena.set(i + 1, name);
 
   it.each([
     { id: 1, needle: 'mail', expected: true },

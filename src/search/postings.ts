@@ -21,7 +21,10 @@ export class Postings {
   /** The interned id of family term `<prefix>#<key>`, without building its name when known. */
   familyTermId(prefix: string, key: number): number {
     let ids = this.familyIds.get(prefix);
-    if (!ids) this.familyIds.set(prefix, (ids = new Map()));
+    if (!ids) {
+      ids = new Map();
+      this.familyIds.set(prefix, ids);
+    }
     const known = ids.get(key);
     if (known !== undefined && this.bitmaps[known]) return known;
     const id = this.intern(familyTerm(prefix, key));
@@ -65,7 +68,9 @@ export class Postings {
       this.bitmaps[termId]!.add(recordId);
       return;
     }
-    (this.pending[termId] ??= []).push(recordId);
+    const ids = this.pending[termId];
+    if (ids) ids.push(recordId);
+    else this.pending[termId] = [recordId];
     if (++this.pendingCount >= BULK_FLUSH_POSTINGS) this.flushPending();
   }
 

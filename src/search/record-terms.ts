@@ -78,14 +78,20 @@ export class RecordTerms {
    */
   private listId(terms: number[]): number {
     let id = this.listIds.get(terms);
-    if (id === undefined) this.listIds.set(terms, (id = this.nextListId++));
+    if (id === undefined) {
+      id = this.nextListId++;
+      this.listIds.set(terms, id);
+    }
     return id;
   }
 
   private value(kind: keyof RecordTerms['valueTerms'], value: string, name: (value: string) => string): number {
     const terms = this.valueTerms[kind];
     let id = terms.get(value);
-    if (id === undefined) terms.set(value, (id = this.postings.intern(name(value))));
+    if (id === undefined) {
+      id = this.postings.intern(name(value));
+      terms.set(value, id);
+    }
     return id;
   }
 

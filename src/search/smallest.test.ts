@@ -4,7 +4,10 @@ import { smallest } from './page.js';
 /** Deterministic pseudo-random numbers (a fixed LCG), so a failure can be replayed. */
 function random(seed: number): () => number {
   let state = seed >>> 0;
-  return () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
 }
 
 describe('smallest (first ids of a page, by a bounded heap)', () => {

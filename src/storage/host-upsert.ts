@@ -56,7 +56,10 @@ export async function applyBatch(tx: Sql, writes: HostWrite[], now: number): Pro
   for (const write of writes) {
     const portKey = portKeyOf(write);
     let records = ports.get(portKey);
-    if (!records) ports.set(portKey, (records = []));
+    if (!records) {
+      records = [];
+      ports.set(portKey, records);
+    }
     const same = records.find((r) => r.fpKey === write.fpKey);
     if (same && same.observedAt >= write.observedAt) {
       counts.unchanged++;
@@ -81,7 +84,8 @@ export async function applyBatch(tx: Sql, writes: HostWrite[], now: number): Pro
       dateAdded = record.dateAdded ?? dateAdded;
       counts.updated++;
     } else {
-      records.push((record = { fpKey: write.fpKey, observedAt: write.observedAt, dateAdded }));
+      record = { fpKey: write.fpKey, observedAt: write.observedAt, dateAdded };
+      records.push(record);
       counts.inserted++;
     }
     // A stored record keeps its date_added (the upsert never updates it).
@@ -208,7 +212,10 @@ async function loadPorts(tx: Sql, writes: HostWrite[]): Promise<Map<string, Port
     for (const row of rows) {
       const key = portKeyOf({ ipKey: row.ip_key, port: row.port, protocol: row.protocol });
       let records = ports.get(key);
-      if (!records) ports.set(key, (records = []));
+      if (!records) {
+        records = [];
+        ports.set(key, records);
+      }
       records.push({
         id: row.id,
         fpKey: row.fp_key,

@@ -1,4 +1,3 @@
-
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AdvisoryRecord } from '../../src/ingest/advisories/types.js';

@@ -1,4 +1,3 @@
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nameLookupOf } from '../../src/core/applicability/index-keys.js';
 import { parseCpe } from '../../src/core/cpe.js';

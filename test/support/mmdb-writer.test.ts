@@ -67,7 +67,7 @@ describe('buildMmdb', () => {
       size284: 'b'.repeat(284),
       size285: 'c'.repeat(285),
       long,
-      double: 3.141592653589793,
+      double: Math.PI,
       negativeDouble: -0.5,
       float: mmdbType.float(1.5),
       bytes: Uint8Array.from([0, 1, 2, 255]),

@@ -213,28 +213,23 @@ class DataSectionWriter {
   }
 
   write(value: unknown): void {
-    if (typeof value === 'string') return this.writeString(value);
-    if (value instanceof MmdbTyped) return this.writeTyped(value);
-    if (typeof value === 'boolean') return this.push(header(TYPE.boolean, value ? 1 : 0));
-    if (typeof value === 'number') return this.writeTyped(inferNumberType(value));
-    if (typeof value === 'bigint')
-      return this.writeTyped(new MmdbTyped(value < 2n ** 64n ? 'uint64' : 'uint128', value));
-    if (value instanceof Uint8Array) return this.push(header(TYPE.bytes, value.length), Buffer.from(value));
-    if (Array.isArray(value)) {
+    if (typeof value === 'string') this.writeString(value);
+    else if (value instanceof MmdbTyped) this.writeTyped(value);
+    else if (typeof value === 'boolean') this.push(header(TYPE.boolean, value ? 1 : 0));
+    else if (typeof value === 'number') this.writeTyped(inferNumberType(value));
+    else if (typeof value === 'bigint') this.writeTyped(new MmdbTyped(value < 2n ** 64n ? 'uint64' : 'uint128', value));
+    else if (value instanceof Uint8Array) this.push(header(TYPE.bytes, value.length), Buffer.from(value));
+    else if (Array.isArray(value)) {
       this.push(header(TYPE.array, value.length));
       for (const item of value) this.write(item);
-      return;
-    }
-    if (value !== null && typeof value === 'object') {
+    } else if (value !== null && typeof value === 'object') {
       const entries = Object.entries(value);
       this.push(header(TYPE.map, entries.length));
       for (const [key, item] of entries) {
         this.writeString(key);
         this.write(item);
       }
-      return;
-    }
-    throw new Error(`cannot encode ${String(value)} in a MaxMind DB`);
+    } else throw new Error(`cannot encode ${String(value)} in a MaxMind DB`);
   }
 
   toBuffer(): Buffer {
@@ -246,7 +241,10 @@ class DataSectionWriter {
     const bytes = Buffer.from(value, 'utf8');
     if (known !== undefined) {
       const pointer = encodePointer(known);
-      if (pointer.length < bytes.length + 1) return this.push(pointer);
+      if (pointer.length < bytes.length + 1) {
+        this.push(pointer);
+        return;
+      }
     }
     if (this.dedupe) this.stringOffsets.set(value, this.length);
     this.push(header(TYPE.utf8_string, bytes.length), bytes);
@@ -257,26 +255,30 @@ class DataSectionWriter {
       case 'double': {
         const payload = Buffer.alloc(8);
         payload.writeDoubleBE(Number(value));
-        return this.push(header(TYPE.double, 8), payload);
+        this.push(header(TYPE.double, 8), payload);
+        break;
       }
       case 'float': {
         const payload = Buffer.alloc(4);
         payload.writeFloatBE(Number(value));
-        return this.push(header(TYPE.float, 4), payload);
+        this.push(header(TYPE.float, 4), payload);
+        break;
       }
       case 'int32': {
         const number = Number(value);
         checkInteger(number, -(2 ** 31), 2 ** 31 - 1, type);
         // Only non-negative values may be shortened; a negative one needs all four bytes.
         const payload = number < 0 ? int32Bytes(number) : unsignedBytes(BigInt(number));
-        return this.push(header(TYPE.int32, payload.length), payload);
+        this.push(header(TYPE.int32, payload.length), payload);
+        break;
       }
       default: {
         const limits = { uint16: 16n, uint32: 32n, uint64: 64n, uint128: 128n }[type];
         const integer = BigInt(value);
         if (integer < 0n || integer >= 1n << limits) throw new Error(`${value} does not fit in ${type}`);
         const payload = unsignedBytes(integer);
-        return this.push(header(TYPE[type], payload.length), payload);
+        this.push(header(TYPE[type], payload.length), payload);
+        break;
       }
     }
   }

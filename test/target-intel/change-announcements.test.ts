@@ -59,7 +59,10 @@ describe.skipIf(!POSTGRES_URL)('change-log commits announced to a listening inde
     expect(sync.index.size).toBe(0);
     await writer.hosts.upsertBatch([record(2)]);
     // The announcement arrives on its own connection, shortly after the commit.
-    await until(async () => (await sync.catchUp(), sync.index.size === 2), 'the announced commit');
+    await until(async () => {
+      await sync.catchUp();
+      return sync.index.size === 2;
+    }, 'the announced commit');
     expect(errors).toEqual([]);
   });
 
@@ -94,10 +97,10 @@ describe.skipIf(!POSTGRES_URL)('change-log commits announced to a listening inde
       await lossy.catchUp();
       expect(lossy.index.size).toBe(before + 2);
       await writer.hosts.upsertBatch([record(5)]);
-      await until(
-        async () => (await lossy.catchUp(), lossy.index.size === before + 3),
-        'the commit announced after listening resumed',
-      );
+      await until(async () => {
+        await lossy.catchUp();
+        return lossy.index.size === before + 3;
+      }, 'the commit announced after listening resumed');
     } finally {
       await lossy.stop();
     }

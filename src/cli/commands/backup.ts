@@ -83,31 +83,50 @@ function server(config: Config): { base: string; headers: Record<string, string>
   };
 }
 
-async function getJson(config: Config, urlPath: string): Promise<any> {
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** GET a JSON object from the server; an error status or a body that is not an object throws. */
+async function getJson(config: Config, urlPath: string): Promise<JsonObject> {
   const { base, headers } = server(config);
   const response = await fetch(`${base}${urlPath}`, { headers });
   const text = await response.text();
-  let body: any;
+  let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     body = undefined;
   }
   if (!response.ok) {
-    const message = Array.isArray(body?.errors) ? body.errors.join('; ') : text.slice(0, 200);
+    const errors = isObject(body) ? body.errors : undefined;
+    const message = Array.isArray(errors) ? errors.join('; ') : text.slice(0, 200);
     throw new VulnscopeError(response.status, 'http', `GET ${urlPath}: ${response.status} ${message}`);
+  }
+  if (!isObject(body)) {
+    throw new VulnscopeError(502, 'http', `GET ${urlPath}: the server did not answer with a JSON object`);
   }
   return body;
 }
 
+interface BackupListItem {
+  name: string;
+  available: boolean;
+  backup_written_at?: string;
+}
+
 export async function backupList(config: Config, json: boolean): Promise<void> {
   const body = await getJson(config, '/v4/backup');
-  const rows = (body.data as Array<{ name: string; available: boolean; backup_written_at?: string }>).map((item) => ({
+  if (!Array.isArray(body.data)) throw new VulnscopeError(502, 'http', 'GET /v4/backup: the answer has no data list');
+  const data = body.data as BackupListItem[];
+  const rows = data.map((item) => ({
     name: item.name,
     available: item.available ? 'yes' : 'no',
     written: item.backup_written_at ?? '',
   }));
-  if (json) process.stdout.write(`${JSON.stringify(body.data, null, 2)}\n`);
+  if (json) process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
   else printTable(rows, { name: 'FEED', available: 'AVAILABLE', written: 'WRITTEN' });
 }
 
@@ -116,7 +135,11 @@ export async function backupDownload(config: Config, feed: string, options: { ou
   if (!info.available || typeof info.url_mrap !== 'string') {
     throw new VulnscopeError(404, 'not_found', `feed "${feed}" has no backup yet`);
   }
-  const url = new URL(info.url_mrap as string);
+  if (typeof info.sha256 !== 'string') {
+    throw new VulnscopeError(502, 'http', `feed "${feed}": the server advertised no sha256 for the backup`);
+  }
+  const expected = info.sha256;
+  const url = new URL(info.url_mrap);
   const out = path.resolve(options.out ?? path.basename(url.pathname));
   const response = await fetch(url);
   if (response.status !== 200 || !response.body) {
@@ -145,15 +168,15 @@ export async function backupDownload(config: Config, feed: string, options: { ou
     const digest = hash.digest('hex');
     if (total > 0 && received !== total)
       throw new VulnscopeError(502, 'download', `download incomplete: ${received} of ${total} bytes`);
-    if (digest !== info.sha256)
-      throw new VulnscopeError(502, 'download', `sha256 mismatch: got ${digest}, the server advertised ${info.sha256}`);
+    if (digest !== expected)
+      throw new VulnscopeError(502, 'download', `sha256 mismatch: got ${digest}, the server advertised ${expected}`);
     fs.renameSync(tmp, out);
   } catch (error) {
     progress.finish();
     fs.rmSync(tmp, { force: true });
     throw error;
   }
-  printSummary(`downloaded ${feed}: ${out}`, { bytes: received, sha256: info.sha256 as string, verified: 'yes' });
+  printSummary(`downloaded ${feed}: ${out}`, { bytes: received, sha256: expected, verified: 'yes' });
   process.stdout.write(`${out}\n`);
   return 0;
 }

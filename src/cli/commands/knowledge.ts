@@ -4,10 +4,12 @@ import {
   ingestCpeDictionary,
   readCpeDictionarySources,
   type CpeDictionaryRejection,
+  type CpeDictionarySummary,
 } from '../../ingest/knowledge/dictionary.js';
-import { rebuildKnowledge } from '../../ingest/knowledge/refresh.js';
+import { rebuildKnowledge, type KnowledgeRefreshSummary } from '../../ingest/knowledge/refresh.js';
 import { hostRemapping, remapSummaryFields } from '../../ingest/knowledge/remap.js';
 import { createStorage } from '../../storage/index.js';
+import type { KnowledgeCounts } from '../../storage/knowledge/index.js';
 import { printSummary } from '../output.js';
 import { Progress } from '../progress.js';
 
@@ -29,7 +31,7 @@ export async function ingestCpeDictionaryCommand(
   const storage = await createStorage(config.database);
   const progress = new Progress('loading CPE dictionary');
   const remap = hostRemapping(storage);
-  let summary;
+  let summary: CpeDictionarySummary;
   try {
     summary = await ingestCpeDictionary(storage, readCpeDictionarySources(sources), {
       ...(options.batchSize ? { batchSize: options.batchSize } : {}),
@@ -63,8 +65,8 @@ export async function knowledgeRebuild(
   const storage = await createStorage(config.database);
   const progress = new Progress('rebuilding knowledge');
   const remap = hostRemapping(storage);
-  let summary;
-  let counts;
+  let summary: KnowledgeRefreshSummary;
+  let counts: KnowledgeCounts;
   try {
     summary = await rebuildKnowledge(storage, {
       ...(options.force ? { force: true } : {}),

@@ -139,10 +139,10 @@ export function advisoryFacts(record: unknown): AdvisoryFacts {
       entries.push(entry);
       add(TERM.vendor, entry.vendor);
       add(TERM.product, entry.product);
-      entry.platforms?.forEach((platform) => add(TERM.platform, platform));
+      if (entry.platforms) for (const platform of entry.platforms) add(TERM.platform, platform);
       add(TERM.packageName, entry.packageName);
-      entry.packages?.forEach((key) => add(TERM.package, key));
-      entry.cpes?.forEach((cpe) => add(TERM.cpe, cpeTermOf(cpe)));
+      if (entry.packages) for (const key of entry.packages) add(TERM.package, key);
+      if (entry.cpes) for (const cpe of entry.cpes) add(TERM.cpe, cpeTermOf(cpe));
     }
     for (const criterion of criteriaOf(container)) {
       criteria.push(criterion);
@@ -157,7 +157,7 @@ export function advisoryFacts(record: unknown): AdvisoryFacts {
     }
     for (const reference of objects(container.references)) {
       add(TERM.referenceUrl, text(reference.url)?.trim());
-      texts(reference.tags).forEach((tag) => add(TERM.referenceTag, normalizeText(tag)));
+      for (const tag of texts(reference.tags)) add(TERM.referenceTag, normalizeText(tag));
     }
     for (const description of objects(container.descriptions)) {
       const lang = text(description.lang);

@@ -154,7 +154,7 @@ describe('indexedCriteria: one row per criterion (two when an update folds into 
   it.each(rows)('%s', (_rule, app, expected) => {
     const result = indexedCriteria(app);
     expect(result).toHaveLength(expected.length);
-    expected.forEach((row, i) => expect(result[i]).toMatchObject(row));
+    for (const [i, row] of expected.entries()) expect(result[i]).toMatchObject(row);
   });
 
   it('productKeyOf gives the lookup identity', () => {

@@ -74,5 +74,5 @@ export function compareVersions(a: string, b: string, versionType?: string): Com
   if (type === undefined || type === '') return compareVendor(a, b);
   if (GRAPH_TYPES.has(type)) return undefined;
   const scheme = SCHEMES[type];
-  return (scheme?.(a, b)) ?? asHeuristic(compareVendor(a, b));
+  return scheme?.(a, b) ?? asHeuristic(compareVendor(a, b));
 }

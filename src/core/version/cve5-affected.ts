@@ -221,7 +221,7 @@ export function affectedStatus(version: string, product: Cve5Product): AffectedS
     if (membership.match === 'no') continue;
     const outcome = statusAfterChanges(version, entry);
     confidences.push(outcome.confidence);
-    outcome.statuses.forEach((status) => possible.add(status));
+    for (const status of outcome.statuses) possible.add(status);
     const statusText = [...outcome.statuses].join(' or ');
     if (membership.match === 'yes') {
       notes.push(`versions[${index}] matches (${membership.note}) → ${statusText}`);

@@ -15,26 +15,23 @@ export interface Constraint {
 const VERSION = String.raw`(v?\d[^\s,;]*(?: (?:patch|sp|update|hotfix|build) ?\d[^\s,;]*)?)`;
 const PATTERNS: Array<[RegExp, (m: RegExpExecArray) => Constraint[]]> = [
   [
-    new RegExp(String.raw`^(?:from )?${VERSION} (?:through|to|until|up to) ${VERSION}$`),
+    new RegExp(`^(?:from )?${VERSION} (?:through|to|until|up to) ${VERSION}$`),
     (m) => [
       { operator: '>=', version: m[1] },
       { operator: '<=', version: m[2] },
     ],
   ],
   [
-    new RegExp(String.raw`^(?:before|prior to|earlier than|below|lower than|older than) ${VERSION}$`),
+    new RegExp(`^(?:before|prior to|earlier than|below|lower than|older than) ${VERSION}$`),
     (m) => [{ operator: '<', version: m[1] }],
   ],
+  [new RegExp(`^(?:up to(?: and including)?|through|until) ${VERSION}$`), (m) => [{ operator: '<=', version: m[1] }]],
   [
-    new RegExp(String.raw`^(?:up to(?: and including)?|through|until) ${VERSION}$`),
+    new RegExp(`^${VERSION} (?:and|or) (?:earlier|prior|below|lower|older|before)$`),
     (m) => [{ operator: '<=', version: m[1] }],
   ],
   [
-    new RegExp(String.raw`^${VERSION} (?:and|or) (?:earlier|prior|below|lower|older|before)$`),
-    (m) => [{ operator: '<=', version: m[1] }],
-  ],
-  [
-    new RegExp(String.raw`^${VERSION} (?:and|or) (?:later|above|higher|newer|after)$`),
+    new RegExp(`^${VERSION} (?:and|or) (?:later|above|higher|newer|after)$`),
     (m) => [{ operator: '>=', version: m[1] }],
   ],
 ];
@@ -50,11 +47,13 @@ const OPERATORS: Record<string, Operator> = {
   '==': '=',
 };
 
+const OPERATOR_CONSTRAINT = new RegExp(`^(<=|>=|=<|=>|==|<|>|=) ?${VERSION}$`);
+
 function parseOperatorList(text: string): Constraint[] | undefined {
   const parts = text.split(/\s*(?:,|;|&&|\band\b)\s*/).filter((part) => part !== '');
   const constraints: Constraint[] = [];
   for (const part of parts) {
-    const match = new RegExp(String.raw`^(<=|>=|=<|=>|==|<|>|=) ?${VERSION}$`).exec(part);
+    const match = OPERATOR_CONSTRAINT.exec(part);
     if (!match) return undefined;
     constraints.push({ operator: OPERATORS[match[1]], version: match[2] });
   }

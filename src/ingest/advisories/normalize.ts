@@ -66,7 +66,7 @@ function conformValue(value: unknown, shape: Shape, moved: string[], path: strin
   const items = shape.items;
   if (typeof items === 'string') return value.every((item) => primitiveMatches(item, items));
   if (!value.every((item) => (items.kind === 'object' ? isObject(item) : Array.isArray(item)))) return false;
-  value.forEach((item, i) => conformValue(item, items, moved, `${path}/${i}`));
+  for (let i = 0; i < value.length; i++) conformValue(value[i], items, moved, `${path}/${i}`);
   return true;
 }
 

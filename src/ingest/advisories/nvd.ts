@@ -4,7 +4,7 @@
  * Lines of `{cve}` or `cve` objects, or a directory/zip of files holding one `cve` object each.
  * Mapping: docs/advisory-feeds.md#nist-nvd2.
  */
-import { parseCpe, unquoteWfnValue, ANY, NA } from '../../core/cpe.js';
+import { parseCpe, unquoteWfnValue, ANY, NA, type Wfn } from '../../core/cpe.js';
 import { extensionKey, JSON_NAME, LINES_NAME, list, runAdapter, str, strings, UUID, type Convert } from './common.js';
 import { NVD_CVSS_KEYS } from './cvss.js';
 import { finalizeRecord, utcTimestamp } from './normalize.js';
@@ -146,7 +146,7 @@ export function affectedFromConfigurations(configurations: unknown): JsonObject[
     for (const node of list(configuration.nodes).filter(isObject)) {
       for (const match of list(node.cpeMatch).filter(isObject)) {
         if (match.vulnerable !== true || typeof match.criteria !== 'string') continue;
-        let wfn;
+        let wfn: Wfn;
         try {
           wfn = parseCpe(match.criteria);
         } catch {

@@ -5,7 +5,7 @@
  * streamed to a temporary file and read the same way). Gzip is recognised by its magic bytes.
  * Documents are produced one at a time: the consumer reads each before asking for the next.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type Stats } from 'node:fs';
 import { mkdtemp, open, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, basename } from 'node:path';
@@ -99,7 +99,7 @@ function inputError(path: string, error: unknown): unknown {
  * its accepted members); inside directories and zips only names `accept` approves are read.
  */
 export async function* sourceDocuments(source: string, accept: AcceptName): AsyncGenerator<SourceDocument> {
-  let info;
+  let info: Stats;
   try {
     info = await stat(source);
   } catch (error) {

@@ -19,7 +19,7 @@ export interface RegisteredFeed {
 export const adapterNames = () => Object.keys(ADVISORY_ADAPTERS) as AdapterName[];
 
 export function isAdapterName(name: string): name is AdapterName {
-  return  Object.hasOwn(ADVISORY_ADAPTERS, name);
+  return Object.hasOwn(ADVISORY_ADAPTERS, name);
 }
 
 export function adapterFor(name: AdapterName): AdvisoryAdapter {

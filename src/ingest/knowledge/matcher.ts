@@ -201,8 +201,10 @@ export class KnowledgeMatcher {
   private async candidatesOf(name: CandidateName): Promise<string[]> {
     const product = `${name.part}:${name.vendor}:${name.product}`;
     let known = this.productsWithCriteria.get(product);
-    if (known === undefined)
-      this.productsWithCriteria.set(product, (known = await this.source.productHasCriteria(name)));
+    if (known === undefined) {
+      known = await this.source.productHasCriteria(name);
+      this.productsWithCriteria.set(product, known);
+    }
     if (!known) return [];
     const key = nameKey(name);
     let cves = this.names.get(key);

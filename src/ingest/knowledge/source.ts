@@ -28,6 +28,9 @@ export function confirmingMatcher(storage: Storage): KnowledgeMatcher {
 
 function memoized(matchers: WeakMap<Storage, KnowledgeMatcher>, storage: Storage, evidence: boolean): KnowledgeMatcher {
   let matcher = matchers.get(storage);
-  if (!matcher) matchers.set(storage, (matcher = new KnowledgeMatcher(storageKnowledgeSource(storage), { evidence })));
+  if (!matcher) {
+    matcher = new KnowledgeMatcher(storageKnowledgeSource(storage), { evidence });
+    matchers.set(storage, matcher);
+  }
   return matcher;
 }

@@ -130,7 +130,10 @@ class NmapDocument {
       else this.failure = `not an nmap XML report: the root element is <${name}>, not <nmaprun>`;
       return;
     }
-    if (this.script) return this.openInScript(name, attributes);
+    if (this.script) {
+      this.openInScript(name, attributes);
+      return;
+    }
     const { host, port } = this;
     switch (name) {
       case 'host':

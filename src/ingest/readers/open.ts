@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { invalidInput } from '../../core/errors.js';
-import { peekStream } from './peek.js';
+import { peekStream, type Peeked } from './peek.js';
 
 const isGzip = (head: Buffer) => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 
@@ -13,7 +13,7 @@ const isGzip = (head: Buffer) => head.length >= 2 && head[0] === 0x1f && head[1]
  */
 export async function openScanInput(path: string, stdin?: NodeJS.ReadableStream): Promise<Readable> {
   const source = path === '-' ? (stdin ?? process.stdin) : createReadStream(path);
-  let peeked;
+  let peeked: Peeked;
   try {
     peeked = await peekStream(source, (head) => head.length >= 2, 2);
   } catch (error) {

@@ -62,7 +62,10 @@ async function neighbours(db: Sql, keys: string[]): Promise<Map<string, Set<stri
   const result = new Map<string, Set<string>>();
   const add = (from: string, to: string) => {
     let set = result.get(from);
-    if (!set) result.set(from, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      result.set(from, set);
+    }
     set.add(to);
   };
   const parsed = keys.map(parseProductKey).filter((k): k is NonNullable<typeof k> => k !== undefined);
@@ -98,7 +101,10 @@ export async function aliasesOf(db: Sql, productKeys: readonly string[]): Promis
     const next: string[] = [];
     for (const [key, linked] of found) {
       let set = graph.get(key);
-      if (!set) graph.set(key, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        graph.set(key, set);
+      }
       for (const other of linked) {
         set.add(other);
         if (!visited.has(other)) {

@@ -169,7 +169,10 @@ export async function criteriaOfNames(db: Sql, names: readonly KnowledgeName[]):
       params.push(scanFloor(lowest));
     }
     const rows = (await db.all<CriterionRecord>(`${sql} ORDER BY cve_id, id`, params)).map(toCriterion);
-    indexes.forEach((i, j) => (result[i] = rows.filter((row) => criterionMayMatch(row, keys[j]))));
+    for (let j = 0; j < indexes.length; j++) {
+      const key = keys[j];
+      result[indexes[j]!] = rows.filter((row) => criterionMayMatch(row, key));
+    }
   }
   return result;
 }

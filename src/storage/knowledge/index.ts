@@ -38,6 +38,15 @@ export { criterionMayMatch, NO_UPPER_LIMIT, scanKeyOf } from './criteria.js';
 export { concreteName, knowledgeNameOf, parseProductKey, productKey } from './names.js';
 export { inputHash } from './sources.js';
 
+/** Row counts of the knowledge tables, for reports. */
+export interface KnowledgeCounts {
+  cves: number;
+  criteria: number;
+  names: number;
+  dictionaryNames: number;
+  aliases: number;
+}
+
 /**
  * Vulnerability knowledge: each CVE's applicability (derived from its advisory records), the
  * criteria index over it, the searchable CPE names and the product renames. Every change moves
@@ -131,7 +140,7 @@ export class KnowledgeRepository {
     });
     const found = await criteriaOfNames(this.db, lookups);
     const names: NameCriteria[] = cpes.map((cpe) => ({ cpe, criteria: [] }));
-    found.forEach((criteria, j) => (names[positions[j]!]!.criteria = criteria));
+    for (let j = 0; j < found.length; j++) names[positions[j]!]!.criteria = found[j]!;
     const cveIds = [...new Set(found.flat().map((c) => c.cveId))];
     const applicability = new Map((await applicabilityOf(this.db, cveIds)).map((app) => [app.cveId, app]));
     return { names, applicability };
@@ -204,7 +213,7 @@ export class KnowledgeRepository {
   }
 
   /** Counts for reports. */
-  async counts(): Promise<{ cves: number; criteria: number; names: number; dictionaryNames: number; aliases: number }> {
+  async counts(): Promise<KnowledgeCounts> {
     const n = async (sql: string) => Number((await this.db.get<{ n: number }>(sql))?.n ?? 0);
     return {
       cves: await n(`SELECT COUNT(*) AS n FROM knowledge_cves`),

@@ -8,7 +8,13 @@ import type { Database, Sql, SqlValue } from '../database.js';
 import { chunks, placeholders } from '../advisories/sql-lists.js';
 import { contentHashes, replaceKnowledge, type KnowledgeWrite } from './criteria.js';
 import { lockKnowledge } from './meta.js';
-import { KNOWLEDGE_FEEDS, type KnowledgeChange, type KnowledgeDeriver, type KnowledgeSources } from './types.js';
+import {
+  KNOWLEDGE_FEEDS,
+  type DerivedKnowledge,
+  type KnowledgeChange,
+  type KnowledgeDeriver,
+  type KnowledgeSources,
+} from './types.js';
 
 type KnowledgeFeed = (typeof KNOWLEDGE_FEEDS)[number];
 
@@ -121,7 +127,7 @@ export async function refreshCves(
       const sources: KnowledgeSources = { cveId: id };
       if (n) sources.nvd = { recordId: n.record_id, contentHash: n.content_hash, record: records.get(Number(n.id)) };
       if (c) sources.cve5 = { recordId: c.record_id, contentHash: c.content_hash, record: records.get(Number(c.id)) };
-      let derived;
+      let derived: DerivedKnowledge | undefined;
       try {
         derived = contentHash === undefined ? undefined : deriver.derive(sources);
       } catch (error) {
