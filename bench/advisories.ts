@@ -17,7 +17,7 @@ import { needsMatchData } from '../src/core/advisory/filters.js';
 import { loadFeedItems, recordsAsItems } from '../src/ingest/feeds/load.js';
 import { parseAdvisoryFilters } from '../src/server/routes/advisory/filters.js';
 import { createStorage, type Storage } from '../src/storage/index.js';
-import type { AdvisoryPaging } from '../src/storage/advisories/index.js';
+import type { AdvisoryPaging } from '../src/storage/index.js';
 import { emptyStats, generateAdvisories, type AdvisoryStats } from './advisory-dataset.js';
 import { writeAdvisoryReport, type AdvisoryBenchResult, type AdvisoryQueryFigures } from './advisories-report.js';
 import { percentile, runLoad, timeRuns } from './http-load.js';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { DatabaseConfig } from '../src/config.js';
-import { openDatabase } from '../src/storage/database.js';
-import { migrate } from '../src/storage/migrations.js';
+import { openDatabase } from '../src/storage/index.js';
+import { migrate } from '../src/storage/index.js';
 
 const BATCH = 1000;
 

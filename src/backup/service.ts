@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import type { Storage } from '../storage/index.js';
-import { allSources, type BackupSource } from './sources.js';
+import { allSources, type BackupSource, type FeedDescription } from './sources.js';
 import type { BackupStore, ArchiveMeta } from './store.js';
 import { ArchiveOutdatedError, writeArchive } from './writer.js';
 
@@ -100,7 +100,9 @@ export function writeBackupInWorker(
   signal?: AbortSignal,
 ): Promise<WrittenArchive> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { workerData: { config, kind: source.kind, name: source.name } });
+    const worker = new Worker(WORKER, {
+      workerData: { config, kind: source.kind, name: source.name, description: source.description },
+    });
     let settled = false;
     const onAbort = () => {
       worker.postMessage({ type: 'abort' });
@@ -135,6 +137,8 @@ export interface BackupSchedulerOptions {
   store: BackupStore;
   storage: Storage;
   config: Config;
+  /** The registered advisory feeds (the feed registry's list). */
+  feeds: readonly FeedDescription[];
   /** How often to look for changes (ms); default min(interval, 60 s). */
   checkMs?: number;
   /** Write in a worker thread (default: when workerAvailable); the serving event loop stays free. */
@@ -173,9 +177,9 @@ export class BackupScheduler {
   }
 
   private async pass(): Promise<void> {
-    const { store, storage, config } = this.options;
+    const { store, storage, config, feeds } = this.options;
     try {
-      for (const source of await allSources(storage, config)) {
+      for (const source of await allSources(storage, feeds)) {
         try {
           if (this.abort.signal.aborted) return;
           if (await isDue(store, source, config.backupIntervalMs)) {

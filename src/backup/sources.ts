@@ -4,10 +4,8 @@
  * the feed generation, the hosts change-log sequence — so the scheduler can tell whether it changed
  * since its last archive.
  */
-import { FeedRegistry } from '../ingest/feeds/registry.js';
-import { toTargetIntel } from '../server/routes/target-intel/record.js';
+import { toTargetIntel } from '../core/target-intel-record.js';
 import type { Storage } from '../storage/index.js';
-import type { Config } from '../config.js';
 import type { BackupKind } from './store.js';
 
 const PAGE = 1000;
@@ -91,10 +89,16 @@ export function targetIntelSource(storage: Storage): BackupSource {
   };
 }
 
+/** An advisory feed as the feed registry lists it. */
+export interface FeedDescription {
+  name: string;
+  description: string;
+}
+
 /** Every advisory feed (registered or loaded) and every v3 index. */
-export async function allSources(storage: Storage, config: Config): Promise<BackupSource[]> {
+export async function allSources(storage: Storage, registered: readonly FeedDescription[]): Promise<BackupSource[]> {
   const names = new Map<string, string>();
-  for (const feed of new FeedRegistry(config.feeds).list()) names.set(feed.name, feed.description);
+  for (const feed of registered) names.set(feed.name, feed.description);
   for (const feed of await storage.advisories.feeds())
     if (!names.has(feed.name)) names.set(feed.name, feed.description);
   const feeds = [...names]

@@ -43,3 +43,10 @@ export function classificationType(value: string): string {
   const colon = value.indexOf(':');
   return colon < 0 ? value : value.slice(0, colon);
 }
+
+/** A classification list entry as stored: an IP range by its sortable keys. */
+export interface StoredClassificationEntry {
+  firstKey: string;
+  lastKey: string;
+  classification: string;
+}

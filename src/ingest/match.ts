@@ -1,19 +1,6 @@
-import type { HostWrite } from '../storage/hosts.js';
-import type { ContextMatch, MatchContext } from './knowledge/matcher.js';
-
-/**
- * The pipeline stage that maps records' fingerprints to CVEs (see knowledge/matcher.ts). A
- * record's `cve` is the scanner-reported CVEs united with the knowledge-confirmed ones.
- */
-export interface CveMatcher {
-  matchAll(contexts: MatchContext[]): Promise<ContextMatch[]>;
-}
-
-export function contextOf(record: Pick<HostWrite, 'fingerprints' | 'osCpes'>): MatchContext {
-  const fingerprintCpes: string[] = [];
-  for (const fp of record.fingerprints) if (fp.cpe) fingerprintCpes.push(fp.cpe);
-  return { fingerprintCpes, osCpes: record.osCpes };
-}
+/** The pipeline stage that sets each record's knowledge-confirmed CVEs; its `cve` is the scanner's CVEs united with those. */
+import type { HostWrite } from '../core/host-record.js';
+import { contextOf, type CveMatcher } from '../core/matching.js';
 
 /** Sorted and unique; most records have no confirmed CVEs, and then the scanner's list is kept as it is. */
 const union = (a: string[], b: string[]) => (b.length === 0 ? a : [...new Set([...a, ...b])].sort());

@@ -1,11 +1,11 @@
 import { ipSortKey, parseIp } from '../core/ip.js';
 import type { Observation, ReadItem, SourcePosition } from '../core/observation.js';
-import type { HostWrite } from '../storage/hosts.js';
+import type { HostWrite } from '../core/host-record.js';
 import type { Storage } from '../storage/index.js';
 import type { ClassificationResolver } from './classifications/resolver.js';
 import type { GeoEnricher } from './enrich/geo.js';
-import { confirmingMatcher } from './knowledge/source.js';
-import { applyKnowledge, type CveMatcher } from './match.js';
+import { applyKnowledge } from './match.js';
+import { type CveMatcher } from '../core/matching.js';
 import { prepareFingerprints } from './prepared-fingerprints.js';
 
 export interface IngestSummary {
@@ -38,8 +38,8 @@ export interface PipelineOptions {
 export interface PipelineStages {
   geo?: GeoEnricher;
   classifier: ClassificationResolver;
-  /** Fingerprint → CVE matching; the knowledge in `storage` unless given. */
-  matcher?: CveMatcher;
+  /** Fingerprint → CVE matching (the services layer's `confirmingMatcher(storage)` in the product). */
+  matcher: CveMatcher;
 }
 
 const DAY_MS = 86_400_000;
@@ -81,7 +81,7 @@ export async function runIngest(
   let batch: HostWrite[] = [];
   let batchDeadline: Promise<typeof TIMED_OUT> | undefined;
   let batchStartedAt = 0;
-  const matcher = stages.matcher ?? confirmingMatcher(storage);
+  const { matcher } = stages;
   const writer = storage.openHostWriter();
   // Up to WRITES_IN_FLIGHT batches are queued for the writer while the next is read and prepared:
   // memory stays bounded, batches commit in input order, and neither side waits on the other's
@@ -173,7 +173,7 @@ export async function runIngest(
 }
 
 /** Normalise, enrich and match one observation into the record it becomes. */
-export function prepare(observation: Observation, stages: PipelineStages): HostWrite {
+export function prepare(observation: Observation, stages: Pick<PipelineStages, 'geo' | 'classifier'>): HostWrite {
   const ip = parseIp(observation.ip);
   const ipKey = ipSortKey(ip);
   const { fingerprints, fpKey, implied } = prepareFingerprints(observation.fingerprints);

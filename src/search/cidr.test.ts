@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCidr, parseIp, rangeContains } from '../core/ip.js';
-import type { IndexEntry } from '../storage/hosts.js';
+import type { IndexEntry } from '../core/host-record.js';
 import { HostIndex } from './host-index.js';
 
 function record(id: number, ip: string): IndexEntry {

@@ -1,6 +1,6 @@
 import { cpeMatches } from '../core/cpe.js';
 import { dottedQuadValue, parseIp, type IpRange } from '../core/ip.js';
-import type { IndexEntry } from '../storage/hosts.js';
+import type { IndexEntry } from '../core/host-record.js';
 import { intersectAll, RoaringBitmap32, uniteOwned, unionAll, type Bitmap } from './bitmap.js';
 import { float64Column, uint16Column, uint32Column, uint8Column, type GrowableColumn } from './columns.js';
 import type { HostQuery, PageRequest, PageResult, SortPosition, TimeRange } from './host-query.js';

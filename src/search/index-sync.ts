@@ -1,5 +1,5 @@
-import type { Listening } from '../storage/database.js';
-import type { HostRepository } from '../storage/hosts.js';
+import type { Listening } from '../storage/index.js';
+import type { HostRepository } from '../storage/index.js';
 import { HostIndex } from './host-index.js';
 
 export interface IndexStatus {

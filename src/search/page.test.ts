@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../ingest/demo/random.js';
 import { parseHostQuery } from '../server/routes/target-intel/query.js';
-import type { IndexEntry } from '../storage/hosts.js';
+import type { IndexEntry } from '../core/host-record.js';
 import type { PageRequest } from './host-query.js';
 import { HostIndex } from './host-index.js';
 

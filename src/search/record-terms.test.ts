@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseHostQuery } from '../server/routes/target-intel/query.js';
-import type { IndexEntry } from '../storage/hosts.js';
+import type { IndexEntry } from '../core/host-record.js';
 import { HostIndex } from './host-index.js';
 
 const APACHE = JSON.stringify([

@@ -1,6 +1,6 @@
 import { parseCpe, type Wfn } from '../core/cpe.js';
 import type { Fingerprint } from '../core/observation.js';
-import type { IndexEntry } from '../storage/hosts.js';
+import type { IndexEntry } from '../core/host-record.js';
 import type { Identity, IdentityCatalog } from './identities.js';
 import type { Postings } from './postings.js';
 

@@ -1,4 +1,5 @@
 import { registerCpeSearch } from './routes/cpe-search/route.js';
+import { FeedRegistry } from '../services/feed-registry.js';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context.js';
 import { redactToken, requireToken } from './plugins/auth.js';
@@ -77,6 +78,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       store: backups,
       storage: context.storage,
       config: context.config,
+      feeds: new FeedRegistry(context.config.feeds).list(),
       onWritten: (written) =>
         written.meta &&
         app.log.info(

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { CveMatcher } from '../ingest/match.js';
+import type { CveMatcher } from '../core/matching.js';
 import type { IndexSync } from '../search/index-sync.js';
 import type { Storage } from '../storage/index.js';
 import type { RateLimiter } from './rate-limit/limiter.js';

@@ -6,9 +6,9 @@
 import type { Config } from '../config.js';
 import { coversAnyFeed, coversFeed, formatFeedEntitlement, type FeedEntitlement } from '../core/entitlements.js';
 import { badRequest, paymentRequired } from '../core/errors.js';
-import type { FeedRegistry } from '../ingest/feeds/registry.js';
+import type { FeedRegistry } from '../services/feed-registry.js';
 import type { Storage } from '../storage/index.js';
-import type { TokenInfo } from '../storage/tokens.js';
+import type { TokenInfo } from '../core/tokens.js';
 
 export interface KnownFeed {
   name: string;

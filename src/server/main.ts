@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import { expireObservations } from '../ingest/expire.js';
+import { expireObservations } from '../services/expiry.js';
 import { IndexSync } from '../search/index-sync.js';
 import { createStorage, type Storage } from '../storage/index.js';
 import { buildApp, type AppOptions } from './app.js';

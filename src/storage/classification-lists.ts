@@ -1,10 +1,5 @@
+import type { StoredClassificationEntry } from '../core/classification.js';
 import type { Database } from './database.js';
-
-export interface StoredClassificationEntry {
-  firstKey: string;
-  lastKey: string;
-  classification: string;
-}
 
 export interface ClassificationListInfo {
   name: string;

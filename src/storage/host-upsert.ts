@@ -1,5 +1,6 @@
 import type { Sql, SqlValue } from './database.js';
-import type { HostWrite, UpsertCounts } from './hosts.js';
+import type { HostWrite } from '../core/host-record.js';
+import type { UpsertCounts } from './hosts.js';
 
 /** Rows per multi-row statement (each host row binds 20 values; SQLite allows 32,766). */
 const CHUNK = 250;

@@ -3,7 +3,8 @@
  * with the record rules, in the order sent, on its own connection, and answers the counts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { HostRepository, type HostWrite } from './hosts.js';
+import { HostRepository } from './hosts.js';
+import { type HostWrite } from '../core/host-record.js';
 import { openSqlite } from './sqlite.js';
 
 /** `writes`: the batch as JSON (see host-writer.ts). */

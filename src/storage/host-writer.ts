@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseConfig } from '../config.js';
-import type { HostRepository, HostWrite, UpsertCounts } from './hosts.js';
+import type { HostRepository, UpsertCounts } from './hosts.js';
+import type { HostWrite } from '../core/host-record.js';
 
 /** Applies ingest batches in the order given; a batch may be handed over before the previous one committed. */
 export interface HostBatchWriter {

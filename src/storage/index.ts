@@ -46,3 +46,24 @@ export async function createStorage(config: DatabaseConfig, options: { migrate?:
     close: () => db.close(),
   };
 }
+
+export type { AdvisoryPaging, AdvisoryPosition, LoadCounts } from './advisories/index.js';
+export { openDatabase, type Listening } from './database.js';
+export type { AdvisoryRepository } from './advisories/index.js';
+export type { KnowledgeRepository } from './knowledge/index.js';
+export type { HostRepository } from './hosts.js';
+export {
+  concreteName,
+  KNOWLEDGE_FEEDS,
+  type CpeAlias,
+  type CpeNameEntry,
+  type CpeNameSearch,
+  type DerivedKnowledge,
+  type KnowledgeChange,
+  type KnowledgeCounts,
+  type KnowledgeDeriver,
+  type KnowledgeSources,
+} from './knowledge/index.js';
+export { migrate } from './migrations.js';
+export { deleteSetting, getSetting, putSetting } from './settings.js';
+export type { TokenRepository } from './tokens.js';

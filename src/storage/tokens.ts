@@ -1,24 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { formatFeedEntitlement, parseFeedEntitlement, type FeedEntitlement } from '../core/entitlements.js';
-import type { TokenRateLimit } from '../core/rate-limit.js';
+import { formatFeedEntitlement, parseFeedEntitlement } from '../core/entitlements.js';
+import { generateToken, hashToken, type TokenInfo, type TokenOptions } from '../core/tokens.js';
 import type { Database } from './database.js';
-
-export interface TokenInfo {
-  id: number;
-  name: string;
-  createdAt: number;
-  lastUsedAt?: number;
-  revokedAt?: number;
-  /** Advisory feeds it may read; absent: the server's default (VULNSCOPE_DEFAULT_FEEDS). */
-  feeds?: FeedEntitlement;
-  /** Its own request budget; absent: the server's (VULNSCOPE_RATE_LIMIT). */
-  rateLimit?: TokenRateLimit;
-}
-
-export interface TokenOptions {
-  feeds?: FeedEntitlement;
-  rateLimit?: TokenRateLimit;
-}
 
 interface TokenRow {
   id: number;
@@ -33,18 +15,6 @@ interface TokenRow {
 const COLUMNS = 'id, name, created_at, last_used_at, revoked_at, feeds, rate_limit';
 /** `rate_limit` column value meaning unlimited. */
 const UNLIMITED = -1;
-
-const DAY_MS = 86_400_000;
-
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
-/** 32 random bytes, prefixed so a leaked token is recognisable in a secret scan. */
-export const generateToken = () => `vs_${randomBytes(32).toString('base64url')}`;
-
-export function tokenState(info: TokenInfo, idleDays: number, now = Date.now()): 'active' | 'revoked' | 'expired' {
-  if (info.revokedAt !== undefined) return 'revoked';
-  return (info.lastUsedAt ?? info.createdAt) < now - idleDays * DAY_MS ? 'expired' : 'active';
-}
 
 const toInfo = (row: TokenRow): TokenInfo => ({
   id: row.id,

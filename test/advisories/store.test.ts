@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdvisoryItem } from '../../src/ingest/advisories/types.js';
 import { loadFeedItems, loadFeedSources, recordsAsItems } from '../../src/ingest/feeds/load.js';
-import { FeedRegistry } from '../../src/ingest/feeds/registry.js';
+import { FeedRegistry } from '../../src/services/feed-registry.js';
 import { createStorage } from '../../src/storage/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engineCases } from '../support/engines.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AdvisoryRecord } from '../../src/ingest/advisories/types.js';
 import { loadFeedItems, loadFeedSources, recordsAsItems, type FeedLoadSummary } from '../../src/ingest/feeds/load.js';
-import { FeedRegistry } from '../../src/ingest/feeds/registry.js';
+import { FeedRegistry } from '../../src/services/feed-registry.js';
 import { buildApp } from '../../src/server/app.js';
 import { createContext } from '../../src/server/main.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { FeedRegistry } from '../../src/services/feed-registry.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -229,6 +230,7 @@ describe.each(engineCases())('re-archiving on change ($name)', (engine) => {
       store: backups,
       storage: t.storage,
       config: { ...t.config, backupIntervalMs: 1 },
+      feeds: new FeedRegistry(t.config.feeds).list(),
       checkMs: 3_600_000,
       onWritten: (w) => written.push(w.source.name),
       onError: (error) => {

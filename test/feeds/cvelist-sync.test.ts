@@ -6,7 +6,7 @@ import zlib from 'node:zlib';
 import yazl from 'yazl';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isReleaseApiUrl } from '../../src/ingest/feeds/cvelist-release.js';
-import { FeedRegistry } from '../../src/ingest/feeds/registry.js';
+import { FeedRegistry } from '../../src/services/feed-registry.js';
 import { syncFeed } from '../../src/ingest/feeds/sync.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
 

@@ -3,7 +3,7 @@ import { NvdApiClient } from '../../src/ingest/feeds/nvd-api.js';
 import { syncNvdCves } from '../../src/ingest/feeds/nvd-cve-sync.js';
 import { DEFAULT_OVERLAP_MS } from '../../src/ingest/feeds/nvd-sync.js';
 import { DAY_MS } from '../../src/ingest/feeds/nvd-windows.js';
-import { FeedRegistry } from '../../src/ingest/feeds/registry.js';
+import { FeedRegistry } from '../../src/services/feed-registry.js';
 import { syncStateStore } from '../../src/ingest/feeds/sync-state.js';
 import { nvdApiBase, syncFeed } from '../../src/ingest/feeds/sync.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';

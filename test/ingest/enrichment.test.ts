@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { confirmingMatcher } from '../../src/services/matching/source.js';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,7 +71,7 @@ describe.each(engineCases())('enrichment and classification lists on $name', (en
         observation({ ip: '2001:db8::5', port: 22 }),
         observation({ ip: '192.0.2.200', port: 25, asn: 'AS64511', countryCode: 'FR', country: 'France' }),
       ]),
-      { geo, classifier },
+      { geo, classifier, matcher: confirmingMatcher(t.storage) },
       { retentionDays: 0 },
     );
     geo.close();

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { confirmingMatcher } from '../../src/services/matching/source.js';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -92,7 +93,7 @@ async function ingestWith(
     const summary = await ingest(
       storage,
       itemsOf(list),
-      { classifier: new resolver([]) },
+      { classifier: new resolver([]), matcher: confirmingMatcher(storage) },
       { retentionDays: 0, batchSize: 50 },
     );
     return { summary, batchesInThread: writer!.batchesInThread };
@@ -170,7 +171,7 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL ingest with batches handed over befor
       const summary = await runIngest(
         storage,
         itemsOf(list),
-        { classifier: new ClassificationResolver([]) },
+        { classifier: new ClassificationResolver([]), matcher: confirmingMatcher(storage) },
         { retentionDays: 0, batchSize: 50 },
       );
       const reference = await ingestWith(

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClassificationResolver } from '../../src/ingest/classifications/resolver.js';
 import { prepare } from '../../src/ingest/pipeline.js';
-import { openDatabase, type Database } from '../../src/storage/database.js';
+import { openDatabase, type Database } from '../../src/storage/index.js';
 import { createStorage } from '../../src/storage/index.js';
-import { migrate } from '../../src/storage/migrations.js';
+import { migrate } from '../../src/storage/index.js';
 import { engineCases } from '../support/engines.js';
 
 const classifier = new ClassificationResolver([]);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { confirmingMatcher } from '../../src/services/matching/source.js';
 import type { ReadItem } from '../../src/core/observation.js';
 import { ClassificationResolver } from '../../src/ingest/classifications/resolver.js';
 import { runIngest } from '../../src/ingest/pipeline.js';
@@ -29,7 +30,7 @@ describe('ingest pipeline and the event loop', () => {
     const summary = await runIngest(
       storage,
       items(),
-      { classifier: new ClassificationResolver([]) },
+      { classifier: new ClassificationResolver([]), matcher: confirmingMatcher(storage) },
       { retentionDays: 0, batchSize: 500 },
     );
     expect(summary.inserted).toBe(total);

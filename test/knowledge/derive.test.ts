@@ -4,7 +4,7 @@ import { parseCpe } from '../../src/core/cpe.js';
 import { convertNvdCve } from '../../src/ingest/advisories/nvd.js';
 import type { AdvisoryRecord } from '../../src/ingest/advisories/types.js';
 import { loadFeedItems, loadFeedSources, recordsAsItems, type FeedLoadOptions } from '../../src/ingest/feeds/load.js';
-import { FeedRegistry } from '../../src/ingest/feeds/registry.js';
+import { FeedRegistry } from '../../src/services/feed-registry.js';
 import { DERIVATION_VERSION, KNOWLEDGE_DERIVER } from '../../src/ingest/knowledge/derive.js';
 import { rebuildKnowledge, refreshKnowledgeCves } from '../../src/ingest/knowledge/refresh.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';

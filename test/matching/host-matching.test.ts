@@ -7,10 +7,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertNvdCve } from '../../src/ingest/advisories/nvd.js';
 import { loadFeedItems, loadFeedSources, recordsAsItems } from '../../src/ingest/feeds/load.js';
-import { FeedRegistry } from '../../src/ingest/feeds/registry.js';
+import { FeedRegistry } from '../../src/services/feed-registry.js';
 import { ingestCpeDictionary } from '../../src/ingest/knowledge/dictionary.js';
-import { remapHosts } from '../../src/ingest/knowledge/remap.js';
-import { confirmingMatcher, knowledgeMatcher } from '../../src/ingest/knowledge/source.js';
+import { remapHosts } from '../../src/services/matching/remap.js';
+import { confirmingMatcher, knowledgeMatcher } from '../../src/services/matching/source.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 import { validateAgainst } from '../support/contract.js';

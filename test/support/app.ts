@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { confirmingMatcher } from '../../src/services/matching/source.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Observation, ReadItem } from '../../src/core/observation.js';
 import { ClassificationResolver } from '../../src/ingest/classifications/resolver.js';
@@ -73,7 +74,7 @@ export async function startTestApp(engine: EngineCase, env: Record<string, strin
       const summary = await runIngest(
         storage,
         asItems(observations.map(observation)),
-        { classifier },
+        { classifier, matcher: confirmingMatcher(storage) },
         {
           retentionDays: config.retentionDays,
           ...options,

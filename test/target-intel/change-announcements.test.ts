@@ -4,7 +4,7 @@ import { ClassificationResolver } from '../../src/ingest/classifications/resolve
 import { prepare } from '../../src/ingest/pipeline.js';
 import { IndexSync } from '../../src/search/index-sync.js';
 import { applyBatch } from '../../src/storage/host-upsert.js';
-import type { HostWrite } from '../../src/storage/hosts.js';
+import type { HostWrite } from '../../src/core/host-record.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
 import { observation } from '../support/app.js';
 import { postgresCase, POSTGRES_URL, sqliteCase } from '../support/engines.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HostRecord } from '../../src/storage/hosts.js';
+import type { HostRecord } from '../../src/core/host-record.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engineCases } from '../support/engines.js';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Observation } from '../../src/core/observation.js';
-import { expireObservations as expireWith } from '../../src/ingest/expire.js';
+import { expireObservations as expireWith } from '../../src/services/expiry.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engineCases } from '../support/engines.js';
 import { at, loadDataset, TI } from './dataset.js';

@@ -3,6 +3,7 @@
  * `backup download FEED` (against a server: VULNSCOPE_URL, VULNSCOPE_TOKEN; the download is
  * verified against the advertised sha256 before it is renamed into place).
  */
+import { FeedRegistry } from '../../services/feed-registry.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,7 +28,7 @@ export async function backupWrite(config: Config, options: BackupWriteOptions): 
   const storage = await createStorage(config.database);
   const store = new BackupStore(config.backupDir);
   try {
-    const all = await allSources(storage, config);
+    const all = await allSources(storage, new FeedRegistry(config.feeds).list());
     let sources = all;
     if (options.feed) {
       const found = all.find((source) => source.kind === 'v4' && source.name === options.feed);

@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import { confirmingMatcher } from '../../services/matching/source.js';
 import { ClassificationResolver } from '../../ingest/classifications/resolver.js';
 import { demoObservationStream } from '../../ingest/demo/generate.js';
 import { runIngest } from '../../ingest/pipeline.js';
@@ -23,7 +24,12 @@ export async function demo(config: Config, options: { records: number; serve: bo
         demoObservationStream({ count: options.records, now: Date.now() }),
         'demo.ndjson',
       );
-      const summary = await runIngest(storage, items, { classifier }, { retentionDays: config.retentionDays });
+      const summary = await runIngest(
+        storage,
+        items,
+        { classifier, matcher: confirmingMatcher(storage) },
+        { retentionDays: config.retentionDays },
+      );
       process.stderr.write(
         `demo dataset: ${summary.inserted} records (${summary.superseded} superseded by newer scans of the same port)\n`,
       );

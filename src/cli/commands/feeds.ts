@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import { FeedRegistry } from '../../ingest/feeds/registry.js';
+import { FeedRegistry } from '../../services/feed-registry.js';
 import { createStorage } from '../../storage/index.js';
 import { printTable } from '../output.js';
 

@@ -1,8 +1,9 @@
 import type { Config } from '../../config.js';
 import { invalidInput } from '../../core/errors.js';
 import { loadFeedSources, type FeedLoadSummary } from '../../ingest/feeds/load.js';
-import { hostRemapping, remapSummaryFields, type RemapSummary } from '../../ingest/knowledge/remap.js';
-import { checkAdapterName, FeedRegistry, type RegisteredFeed } from '../../ingest/feeds/registry.js';
+import { hostRemapping, remapSummaryFields, type RemapSummary } from '../../services/matching/remap.js';
+import { checkAdapterName, type RegisteredFeed } from '../../ingest/advisories/index.js';
+import { FeedRegistry } from '../../services/feed-registry.js';
 import { checkFeedName } from '../../core/entitlements.js';
 import { createStorage } from '../../storage/index.js';
 import { printSummary } from '../output.js';

@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import { confirmingMatcher } from '../../services/matching/source.js';
 import type { ReadItem } from '../../core/observation.js';
 import { ClassificationResolver } from '../../ingest/classifications/resolver.js';
 import { openGeoEnricher } from '../../ingest/enrich/geo.js';
@@ -37,7 +38,7 @@ export async function ingestScans(config: Config, files: string[], options: Inge
     summary = await runIngest(
       storage,
       allFiles(files, options.format),
-      { geo, classifier },
+      { geo, classifier, matcher: confirmingMatcher(storage) },
       {
         retentionDays: config.retentionDays,
         batchSize: options.batchSize,

@@ -7,9 +7,9 @@ import {
   type CpeDictionarySummary,
 } from '../../ingest/knowledge/dictionary.js';
 import { rebuildKnowledge, type KnowledgeRefreshSummary } from '../../ingest/knowledge/refresh.js';
-import { hostRemapping, remapSummaryFields } from '../../ingest/knowledge/remap.js';
+import { hostRemapping, remapSummaryFields } from '../../services/matching/remap.js';
 import { createStorage } from '../../storage/index.js';
-import type { KnowledgeCounts } from '../../storage/knowledge/index.js';
+import type { KnowledgeCounts } from '../../storage/index.js';
 import { printSummary } from '../output.js';
 import { Progress } from '../progress.js';
 

@@ -1,8 +1,8 @@
 import type { Config } from '../../config.js';
-import { expireObservations } from '../../ingest/expire.js';
-import { openDatabase } from '../../storage/database.js';
+import { expireObservations } from '../../services/expiry.js';
+import { openDatabase } from '../../storage/index.js';
 import { createStorage } from '../../storage/index.js';
-import { migrate } from '../../storage/migrations.js';
+import { migrate } from '../../storage/index.js';
 import { printSummary } from '../output.js';
 
 export async function runMigrations(config: Config): Promise<void> {

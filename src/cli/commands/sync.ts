@@ -1,9 +1,9 @@
-import { hostRemapping, remapSummaryFields } from '../../ingest/knowledge/remap.js';
+import { hostRemapping, remapSummaryFields } from '../../services/matching/remap.js';
 import type { Config } from '../../config.js';
 import { invalidInput } from '../../core/errors.js';
 import { CPE_DICTIONARY, syncCpeDictionary } from '../../ingest/feeds/cpe-dictionary-sync.js';
 import type { NvdApiSyncSummary } from '../../ingest/feeds/nvd-sync.js';
-import { FeedRegistry } from '../../ingest/feeds/registry.js';
+import { FeedRegistry } from '../../services/feed-registry.js';
 import { syncFeed } from '../../ingest/feeds/sync.js';
 import { createStorage, type Storage } from '../../storage/index.js';
 import { printSummary } from '../output.js';

@@ -3,7 +3,7 @@ import { formatFeedEntitlement, type FeedEntitlement } from '../../core/entitlem
 import { notFound } from '../../core/errors.js';
 import { formatBudget, RATE_GROUPS, type TokenRateLimit } from '../../core/rate-limit.js';
 import { createStorage } from '../../storage/index.js';
-import { tokenState, type TokenInfo } from '../../storage/tokens.js';
+import { tokenState, type TokenInfo } from '../../core/tokens.js';
 import { printTable } from '../output.js';
 
 export interface CreateTokenOptions {

@@ -8,6 +8,7 @@ import { mitreCvelistV5 } from './cve5.js';
 import { cisaKev } from './kev.js';
 import { nistNvd2 } from './nvd.js';
 import { osv } from './osv.js';
+import { invalidInput } from '../../core/errors.js';
 import type { AdvisoryAdapter } from './types.js';
 
 export type { AdvisoryAdapter, AdvisoryItem, AdvisoryRecord } from './types.js';
@@ -51,3 +52,35 @@ export const BUILTIN_FEEDS: Array<{ name: string; description: string; adapter: 
     adapter: 'osv',
   },
 ];
+
+export type AdapterName = keyof typeof ADVISORY_ADAPTERS;
+
+export interface RegisteredFeed {
+  name: string;
+  description: string;
+  adapter: AdapterName;
+  source?: string;
+}
+
+export const adapterNames = () => Object.keys(ADVISORY_ADAPTERS) as AdapterName[];
+
+export function isAdapterName(name: string): name is AdapterName {
+  return Object.hasOwn(ADVISORY_ADAPTERS, name);
+}
+
+export function adapterFor(name: AdapterName): AdvisoryAdapter {
+  return ADVISORY_ADAPTERS[name];
+}
+
+export function checkAdapterName(name: string, where: string): AdapterName {
+  if (!isAdapterName(name)) {
+    throw invalidInput(`${where}: unknown adapter "${name}" (adapters: ${adapterNames().join(', ')})`);
+  }
+  return name;
+}
+
+/** The feeds a sync may name (the feed registry of the services layer is one). */
+export interface FeedLookup {
+  get(name: string): RegisteredFeed | undefined;
+  list(): RegisteredFeed[];
+}

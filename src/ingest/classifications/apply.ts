@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { formatIp, ipSortKey, type IpRange } from '../../core/ip.js';
-import type { StoredClassificationEntry } from '../../storage/classification-lists.js';
+import type { StoredClassificationEntry } from '../../core/classification.js';
 import type { Storage } from '../../storage/index.js';
 import type { Rejection } from '../pipeline.js';
 import { readClassificationList, type ListOptions } from './read-list.js';

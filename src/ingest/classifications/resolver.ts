@@ -1,6 +1,6 @@
 import { classifyFingerprints } from '../../core/fingerprint-rules.js';
 import type { Fingerprint } from '../../core/observation.js';
-import type { StoredClassificationEntry } from '../../storage/classification-lists.js';
+import type { StoredClassificationEntry } from '../../core/classification.js';
 
 /**
  * Answers "which list classifications cover this IP" from all loaded lists, and combines them

@@ -5,14 +5,14 @@
  * skipped); a failure leaves the feed as it was.
  */
 import type { AdvisoryItem, AdvisoryRecord } from '../advisories/types.js';
-import type { LoadCounts } from '../../storage/advisories/index.js';
+import type { LoadCounts } from '../../storage/index.js';
 import type { Storage } from '../../storage/index.js';
 import {
   refreshKnowledgeAfterLoad,
   type KnowledgeRefreshSummary,
   type OnKnowledgeChanged,
 } from '../knowledge/refresh.js';
-import { adapterFor, type RegisteredFeed } from './registry.js';
+import { adapterFor, type RegisteredFeed } from '../advisories/index.js';
 
 export interface FeedLoadOptions {
   /** `replace` (default): the items are the feed's whole content; `merge`: add and update only. */

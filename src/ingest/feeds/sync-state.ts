@@ -4,7 +4,7 @@
  * has not finished, so an interrupted sync continues where it stopped.
  */
 import type { Storage } from '../../storage/index.js';
-import { deleteSetting, getSetting, putSetting } from '../../storage/settings.js';
+import { deleteSetting, getSetting, putSetting } from '../../storage/index.js';
 
 export interface ApiSyncRun {
   /** `full`: paging through everything (no date filter); `incremental`: last-modified windows. */

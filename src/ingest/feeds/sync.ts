@@ -17,7 +17,7 @@ import { loadFeedSources, type FeedLoadOptions, type FeedLoadSummary } from './l
 import { NVD_PATHS, type NvdClientOptions } from './nvd-api.js';
 import { syncNvdCves, type NvdCveSyncOptions } from './nvd-cve-sync.js';
 import type { NvdApiSyncSummary } from './nvd-sync.js';
-import type { FeedRegistry, RegisteredFeed } from './registry.js';
+import type { FeedLookup, RegisteredFeed } from '../advisories/index.js';
 
 export interface SyncOptions extends Omit<FeedLoadOptions, 'source' | 'mode'> {
   /** Download even when the server says the source is unchanged; for NVD API feeds: load everything again. */
@@ -53,7 +53,7 @@ export function nvdApiBase(feed: RegisteredFeed, defaultBase = DEFAULT_NVD_BASE_
 
 export async function syncFeed(
   storage: Storage,
-  registry: FeedRegistry,
+  registry: FeedLookup,
   name: string,
   options: SyncOptions = {},
 ): Promise<SyncResult> {

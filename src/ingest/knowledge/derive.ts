@@ -7,7 +7,7 @@
 import { applicabilityOfRecord } from '../../core/applicability/extract.js';
 import { indexedCriteria } from '../../core/applicability/index-keys.js';
 import type { CveApplicability } from '../../core/applicability/types.js';
-import type { DerivedKnowledge, KnowledgeDeriver, KnowledgeSources } from '../../storage/knowledge/index.js';
+import type { DerivedKnowledge, KnowledgeDeriver, KnowledgeSources } from '../../storage/index.js';
 
 /**
  * Part of every stored content hash: bump it when the derivation or the index rows change, and

@@ -5,7 +5,7 @@
  * criteria changed, which is what host re-mapping needs (`onKnowledgeChanged`).
  */
 import type { Storage } from '../../storage/index.js';
-import { KNOWLEDGE_FEEDS, type KnowledgeChange, type KnowledgeDeriver } from '../../storage/knowledge/index.js';
+import { KNOWLEDGE_FEEDS, type KnowledgeChange, type KnowledgeDeriver } from '../../storage/index.js';
 import { KNOWLEDGE_DERIVER } from './derive.js';
 
 export interface KnowledgeRefreshSummary {

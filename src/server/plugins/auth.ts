@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { TokenInfo } from '../../storage/tokens.js';
+import type { TokenInfo } from '../../core/tokens.js';
 import type { TokenAuthenticator } from '../token-auth.js';
 
 declare module 'fastify' {

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { budgetFor, type Budget, type RateGroup } from '../../core/rate-limit.js';
-import type { TokenInfo } from '../../storage/tokens.js';
+import type { TokenInfo } from '../../core/tokens.js';
 import type { RateCounter } from './counter.js';
 import { MemoryCounter } from './memory-counter.js';
 import { RedisCounter } from './redis-counter.js';

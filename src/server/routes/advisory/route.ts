@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { FeedRegistry } from '../../../ingest/feeds/registry.js';
-import type { AdvisoryPaging } from '../../../storage/advisories/index.js';
+import { FeedRegistry } from '../../../services/feed-registry.js';
+import type { AdvisoryPaging } from '../../../storage/index.js';
 import type { AppContext } from '../../context.js';
 import { feedsToRead, listableFeeds } from '../../feed-access.js';
 import { parseAdvisoryFilters } from './filters.js';

@@ -10,7 +10,7 @@ import { V3_INDEXES } from '../../../backup/sources.js';
 import { BackupStore, isSafeName, type ArchiveMeta, type BackupKind } from '../../../backup/store.js';
 import { coversFeed } from '../../../core/entitlements.js';
 import { notFound, paymentRequired, VulnscopeError } from '../../../core/errors.js';
-import { FeedRegistry } from '../../../ingest/feeds/registry.js';
+import { FeedRegistry } from '../../../services/feed-registry.js';
 import type { AppContext } from '../../context.js';
 import { entitlementOf, knownFeeds, listableFeeds } from '../../feed-access.js';
 import { benchmarkSeconds } from '../../plugins/timing.js';

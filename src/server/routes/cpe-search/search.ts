@@ -1,7 +1,7 @@
 import { parseCpe, type Wfn } from '../../../core/cpe.js';
-import { cvesOfNames } from '../../../ingest/knowledge/name-cves.js';
+import { cvesOfNames } from '../../../services/matching/name-cves.js';
 import type { Storage } from '../../../storage/index.js';
-import type { CpeNameSearch } from '../../../storage/knowledge/index.js';
+import type { CpeNameSearch } from '../../../storage/index.js';
 import type { CpeSearchQuery } from './query.js';
 
 export interface CpeSearchResult {

@@ -1,6 +1,6 @@
 import type { CveEvidence } from '../../../core/applicability/types.js';
-import { contextOf, type CveMatcher } from '../../../ingest/match.js';
-import type { HostRecord } from '../../../storage/hosts.js';
+import { contextOf, type CveMatcher } from '../../../core/matching.js';
+import type { HostRecord } from '../../../core/host-record.js';
 
 /** One `cve_evidence` entry as served (snake_case like the rest of the record). */
 export interface EvidenceOut {

@@ -8,8 +8,8 @@ import { CLIENT_PARAMETERS, TARGET_INTEL_PARAMETERS } from './parameters.js';
 import { nextCursor, RESULT_WINDOW, resolvePaging } from './paging.js';
 import { parseHostQuery, type RawParams } from './query.js';
 import { explainRecords } from './explain.js';
-import { toTargetIntel } from './record.js';
-import { knowledgeMatcher } from '../../../ingest/knowledge/source.js';
+import { toTargetIntel } from '../../../core/target-intel-record.js';
+import { knowledgeMatcher } from '../../../services/matching/source.js';
 
 const querystring = Type.Object(
   Object.fromEntries(

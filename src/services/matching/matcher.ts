@@ -11,6 +11,7 @@ import { ANY, formatCpe23, parseCpe, quoteWfnValue, type Wfn } from '../../core/
 import { evaluateApplicability } from '../../core/applicability/evaluate.js';
 import { nameLookupOf, productKeyOf, type NameLookup } from '../../core/applicability/index-keys.js';
 import type { ContextCpe, CveApplicability, CveEvidence } from '../../core/applicability/types.js';
+import type { ContextMatch, CveMatcher, MatchContext } from '../../core/matching.js';
 import { LruCache } from './lru.js';
 
 /** A concrete name as the criteria index looks it up (core: nameLookupOf). */
@@ -27,18 +28,6 @@ export interface KnowledgeSource {
   /** CVE ids whose criteria could match the name. */
   candidates(name: CandidateName): Promise<string[]>;
   applicability(cveIds: string[]): Promise<CveApplicability[]>;
-}
-
-export interface MatchContext {
-  fingerprintCpes: string[];
-  osCpes: string[];
-}
-
-export interface ContextMatch {
-  /** Knowledge-confirmed CVEs, sorted. */
-  confirmed: string[];
-  /** Every relation found, confirmed or not. */
-  evidence: CveEvidence[];
 }
 
 export interface MatcherOptions {

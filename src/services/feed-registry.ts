@@ -2,36 +2,8 @@
  * The feed registry: the built-in feeds (no configuration needed) plus those of
  * VULNSCOPE_FEEDS_FILE, which may also override a built-in one (e.g. to give it a download URL).
  */
-import type { FeedDefinition } from '../../config.js';
-import { invalidInput } from '../../core/errors.js';
-import { ADVISORY_ADAPTERS, BUILTIN_FEEDS } from '../advisories/index.js';
-import type { AdvisoryAdapter } from '../advisories/types.js';
-
-export type AdapterName = keyof typeof ADVISORY_ADAPTERS;
-
-export interface RegisteredFeed {
-  name: string;
-  description: string;
-  adapter: AdapterName;
-  source?: string;
-}
-
-export const adapterNames = () => Object.keys(ADVISORY_ADAPTERS) as AdapterName[];
-
-export function isAdapterName(name: string): name is AdapterName {
-  return Object.hasOwn(ADVISORY_ADAPTERS, name);
-}
-
-export function adapterFor(name: AdapterName): AdvisoryAdapter {
-  return ADVISORY_ADAPTERS[name];
-}
-
-export function checkAdapterName(name: string, where: string): AdapterName {
-  if (!isAdapterName(name)) {
-    throw invalidInput(`${where}: unknown adapter "${name}" (adapters: ${adapterNames().join(', ')})`);
-  }
-  return name;
-}
+import type { FeedDefinition } from '../config.js';
+import { BUILTIN_FEEDS, checkAdapterName, type RegisteredFeed } from '../ingest/advisories/index.js';
 
 export class FeedRegistry {
   private readonly feeds = new Map<string, RegisteredFeed>();

@@ -1,5 +1,5 @@
-import type { Fingerprint } from '../../../core/observation.js';
-import type { PageRecord } from '../../../storage/hosts.js';
+import type { Fingerprint } from './observation.js';
+import type { PageRecord } from './host-record.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isWildcard = (value: string) => value === '*' || value === '-' || value === '';

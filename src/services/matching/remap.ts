@@ -5,7 +5,7 @@
  */
 import { parseCpe } from '../../core/cpe.js';
 import type { Storage } from '../../storage/index.js';
-import { contextOf, type CveMatcher } from '../match.js';
+import { contextOf, type CveMatcher } from '../../core/matching.js';
 import { productKeyOf } from '../../core/applicability/index-keys.js';
 import { confirmingMatcher } from './source.js';
 
