@@ -11,8 +11,8 @@ import type { IngestCpeDictionaryOptions } from './commands/knowledge.js';
 import type { SyncCommandOptions } from './commands/sync.js';
 
 /**
- * A command's module, loaded when that command runs: the server's modules alone take ~0.5 s to
- * load, which every `ingest scans` of a continuous feed of scans would otherwise pay.
+ * A command's module, loaded when that command runs: loading the server's modules would otherwise
+ * slow the start of every `ingest scans` of a continuous feed of scans.
  */
 const commands = {
   backup: () => import('./commands/backup.js'),

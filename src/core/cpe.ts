@@ -141,8 +141,7 @@ const isDotOrHyphenCode = (code: number) => code === 0x2e || code === 0x2d;
 
 /** FS field → WFN value when the field holds only [a-z0-9_.-] (`.` and `-` get quoted). */
 export function plainFsFieldToWfn(field: string): string | undefined {
-  // Checked first, built only if something needs quoting: most names have nothing to quote, and
-  // building every value character by character cost twice as much (38 → 74 ns a field).
+  // Checked first, built only if something needs quoting: most names have nothing to quote.
   let quotes = 0;
   for (let i = 0; i < field.length; i++) {
     const code = field.charCodeAt(i);

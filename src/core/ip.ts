@@ -54,8 +54,7 @@ function parseIpOrReason(text: string): IpAddress | string {
 /**
  * The value of a valid dotted quad (four decimal octets of 1–3 digits, no leading zeros, each at
  * most 255), else undefined. Every observation's address is parsed, and the index reads every
- * stored one: splitting, a regular expression and BigInt steps per octet cost about 4 µs, this
- * loop a tenth of that.
+ * stored one, so this is one loop instead of splitting, a regular expression and BigInt steps.
  */
 export function dottedQuadValue(text: string): number | undefined {
   let value = 0;

@@ -150,8 +150,8 @@ export class IndexSync {
 
   /**
    * The memory figure as last measured (at build, then at most MEMORY_MAX_AGE_MS old): load
-   * balancers probe /healthz often, and a pass over a 10M-record index's bitmaps took 25 ms of a
-   * worker's thread each time (the benchmark's probes alone kept a core busy).
+   * balancers probe /healthz often, and a pass over a large index's bitmaps blocks a worker's
+   * thread for tens of milliseconds.
    */
   private memoryBytes(): number {
     if (Date.now() - this.memory.at > MEMORY_MAX_AGE_MS && !this.measuringMemory) {

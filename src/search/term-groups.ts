@@ -5,12 +5,11 @@ import type { KeyedTerms } from './record-terms.js';
  * Distinct term-id lists shared by the records that hold them, counted so a list no record holds is
  * dropped and its id reused. Records repeat the same few hundred thousand combinations of list
  * terms (CVEs, fingerprints, classifications; asn, country, protocol), so a record keeps a group id
- * (4 bytes) instead of its own list: at 10M records the per-record lists took over 1 GB.
+ * (4 bytes) instead of its own list, which at 10M records would cost more than the index itself.
  *
  * A group is found by its key of four numbers in an open-addressing hash table held in typed arrays
- * (IdSlots). Nested maps did the same with a string-free key, but
- * held 290k Map objects (62 MiB, 29% of the JavaScript heap) at 1M records, and every major
- * collection of a server's heap walked them. Group 0 means "none".
+ * (IdSlots), not in nested maps, whose hundreds of thousands of objects every major collection of
+ * a server's heap would walk. Group 0 means "none".
  */
 export class TermGroups {
   private readonly terms: Array<Uint32Array | undefined> = [undefined];

@@ -161,7 +161,7 @@ export class HostRepository {
 
   /**
    * What an API page shows of the records that exist among `ids`: six fewer columns than
-   * getByIds, four of them JSON (a 100-record page at 10M records: 1.8 → 1.1 ms).
+   * getByIds, four of them JSON, which a page fetch would otherwise read and parse for nothing.
    */
   async getPageRecords(ids: number[]): Promise<PageRecord[]> {
     return (await this.rowsByIds<PageRow>(PAGE_COLUMNS, ids)).map(toPageRecord);
@@ -232,8 +232,7 @@ export class HostRepository {
   /**
    * Ids of the records observed before `before`, ascending: one pass over the table in id order.
    * There is no index on the observation time on purpose: every upsert moves a record's time, and
-   * keeping such an index cost a quarter of the upsert time (measured at 1M records); a server asks
-   * its in-memory index instead.
+   * keeping such an index would slow every upsert; a server asks its in-memory index instead.
    */
   async idsObservedBefore(before: number, chunk = 50_000): Promise<number[]> {
     const ids: number[] = [];
@@ -253,9 +252,8 @@ export class HostRepository {
    * Deletes those of `ids` still observed before `before` (a record observed again meanwhile
    * stays), in id order and in batches, each with its change-log entries; returns how many.
    * Expired records lie all over the table and its key index, so nearly every page a batch touches
-   * is written whole: larger batches write a page once for more of its rows (5% of 10M records:
-   * 27 s in batches of 5,000, 23 s of 20,000, 20 s of 50,000). A batch holds the write lock for
-   * about two seconds at that size, well inside the writers' busy timeout.
+   * is written whole: larger batches write a page once for more of its rows. A batch of the
+   * default size holds the write lock for about two seconds, well inside the writers' busy timeout.
    */
   async expire(ids: number[], before: number, batchSize = 50_000): Promise<number> {
     const sorted = [...ids].sort((a, b) => a - b);

@@ -224,8 +224,7 @@ export const MIGRATIONS: Migration[] = [
     id: 5,
     name: 'hosts: one key index, led by ip_key',
     // ip and ip_key are one-to-one, so a key led by ip_key both identifies a record and serves IP
-    // ranges. Each key index costs one random page write per inserted or deleted record: two of
-    // them doubled that for ingest and expiry (measured at 10M records).
+    // ranges, and each key index costs one random page write per inserted or deleted record.
     statements: () => [
       `CREATE UNIQUE INDEX hosts_identity ON hosts (ip_key, port, protocol, fp_key)`,
       `DROP INDEX IF EXISTS hosts_key`,
