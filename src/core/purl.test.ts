@@ -352,6 +352,8 @@ describe('purl mappings to CVE 5 and OSV', () => {
     ['hex', 'https://hex.pm', 'Hex'],
     ['pub', 'https://pub.dev', 'Pub'],
     ['generic', undefined, undefined],
+    ['constructor', undefined, undefined],
+    ['__proto__', undefined, undefined],
   ];
   it.each(rows)('%s → collectionURL %s, OSV ecosystem %s', (type, collectionUrl, ecosystem) => {
     expect(purlCollectionUrl(type)).toBe(collectionUrl);
@@ -366,6 +368,8 @@ describe('purl mappings to CVE 5 and OSV', () => {
     ['HTTPS://PKG.GO.DEV', 'golang'],
     ['https://packagist.org', 'composer'],
     ['https://wordpress.org/plugins', undefined],
+    ['constructor', undefined],
+    ['__proto__', undefined],
   ])('collectionURL %s → purl type %s', (url, type) => {
     expect(purlTypeForCollectionUrl(url)).toBe(type);
   });

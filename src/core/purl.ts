@@ -71,7 +71,7 @@ const TYPE_RULES: Record<string, TypeRule> = {
 
 /** Applies the type's case rules and checks its required/prohibited components. */
 function normalize(purl: PackageUrl, text: string): PackageUrl {
-  const rule = TYPE_RULES[purl.type] ?? {};
+  const rule = Object.hasOwn(TYPE_RULES, purl.type) ? TYPE_RULES[purl.type] : {};
   const namespace = purl.namespace && rule.lowerNamespace ? purl.namespace.toLowerCase() : purl.namespace;
   let name = rule.lowerName ? purl.name.toLowerCase() : purl.name;
   if (rule.normalizeName) name = rule.normalizeName(name);
@@ -214,8 +214,12 @@ const COLLECTION_URL_ALIASES: Record<string, string> = {
   'crates.io/crates': 'cargo',
 };
 
+// The lookups read the tables' own keys only: input such as `constructor` or `__proto__` must not
+// find what every object inherits.
+
 export function purlCollectionUrl(type: string): string | undefined {
-  return COLLECTION_URLS[type.toLowerCase()];
+  const key = type.toLowerCase();
+  return Object.hasOwn(COLLECTION_URLS, key) ? COLLECTION_URLS[key] : undefined;
 }
 
 const hostAndPath = (url: string) =>
@@ -229,7 +233,8 @@ const hostAndPath = (url: string) =>
 export function purlTypeForCollectionUrl(url: string): string | undefined {
   const key = hostAndPath(url);
   const exact = Object.entries(COLLECTION_URLS).find(([, registry]) => hostAndPath(registry) === key);
-  return exact?.[0] ?? COLLECTION_URL_ALIASES[key];
+  if (exact) return exact[0];
+  return Object.hasOwn(COLLECTION_URL_ALIASES, key) ? COLLECTION_URL_ALIASES[key] : undefined;
 }
 
 /** purl type → OSV ecosystem name. */
@@ -254,7 +259,8 @@ const OSV_ECOSYSTEMS: Record<string, string> = {
 };
 
 export function purlEcosystem(type: string): string | undefined {
-  return OSV_ECOSYSTEMS[type.toLowerCase()];
+  const key = type.toLowerCase();
+  return Object.hasOwn(OSV_ECOSYSTEMS, key) ? OSV_ECOSYSTEMS[key] : undefined;
 }
 
 /**

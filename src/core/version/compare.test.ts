@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareVersions } from './compare.js';
+import { compareVersions, isKnownVersionType } from './compare.js';
 import { verrevcmp } from './debian.js';
 import { rpmvercmp } from './rpm.js';
 
@@ -161,6 +161,10 @@ describe('compareVersions: custom, unknown types, git, no type', () => {
       expectOrder(type, '6.10', '>', '6.9', 'heuristic');
     },
   );
+  it.each(['constructor', '__proto__', 'toString'])('%s, a name every object has, is an unknown type', (type) => {
+    expectOrder(type, '6.10', '>', '6.9', 'heuristic');
+    expect(isKnownVersionType(type)).toBe(false);
+  });
   it.each(['git', 'hg', 'GIT'])('%s is never comparable', (type) => {
     expect(compareVersions('abc123', 'def456', type)).toBeUndefined();
     expect(compareVersions('1.0', '1.0', type)).toBeUndefined();

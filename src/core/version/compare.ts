@@ -53,12 +53,16 @@ const SCHEMES: Record<string, SchemeComparator> = {
   rubygems: exactly(compareGem),
 };
 
+/** The comparator of a scheme: the table's own entries only, never `constructor` or `__proto__`. */
+const schemeOf = (type: string): SchemeComparator | undefined =>
+  Object.hasOwn(SCHEMES, type) ? SCHEMES[type] : undefined;
+
 /** Commit-graph version types: "≤" means ancestry, which no string comparison can decide. */
 const GRAPH_TYPES = new Set(['git', 'hg']);
 
 /** True when `versionType` names a scheme with a real ordering here (not vendor guessing). */
 export function isKnownVersionType(versionType: string | undefined): boolean {
-  return versionType !== undefined && SCHEMES[versionType.trim().toLowerCase()] !== undefined;
+  return versionType !== undefined && schemeOf(versionType.trim().toLowerCase()) !== undefined;
 }
 
 export function isGraphVersionType(versionType: string | undefined): boolean {
@@ -73,6 +77,6 @@ export function compareVersions(a: string, b: string, versionType?: string): Com
   const type = versionType?.trim().toLowerCase();
   if (type === undefined || type === '') return compareVendor(a, b);
   if (GRAPH_TYPES.has(type)) return undefined;
-  const scheme = SCHEMES[type];
+  const scheme = schemeOf(type);
   return scheme?.(a, b) ?? asHeuristic(compareVendor(a, b));
 }

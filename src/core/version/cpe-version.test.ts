@@ -40,5 +40,7 @@ describe('versionOfWfn: the version a CPE name is compared with (§3.3 step 2)',
 
   it('keeps an unrecognised update for the comparator to rank', () => {
     expect(foldUpdate('10.2.0', '2h')).toBe('10.2.0-2h');
+    // A name every object has is not a patch word.
+    expect(foldUpdate('1.0', 'constructor1')).toBe('1.0-constructor1');
   });
 });

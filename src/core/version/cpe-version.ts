@@ -34,7 +34,8 @@ export function foldUpdate(version: string, update: string): string {
   const lowered = update.trim().toLowerCase();
   if (lowered === '' || NEUTRAL_UPDATE.test(lowered)) return version;
   const patch = PATCH_UPDATE.exec(lowered);
-  if (patch && PATCH_WORDS[patch[1]]) return version + PATCH_WORDS[patch[1]] + patch[2];
+  // Own keys only: an update such as `constructor1` must not find what every object inherits.
+  if (patch && Object.hasOwn(PATCH_WORDS, patch[1])) return version + PATCH_WORDS[patch[1]] + patch[2];
   if (PRE_RELEASE_UPDATE.test(lowered)) return `${version}-${lowered}`;
   // A bare number (a build) extends the version; anything else is kept for the comparator to rank.
   if (/^\d+$/.test(lowered)) return `${version}.${lowered}`;

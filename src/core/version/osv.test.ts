@@ -217,6 +217,8 @@ describe('osvAffected: one row per rule (§2.6)', () => {
     ['Red Hat', 'rpm'],
     ['Packagist', 'custom'],
     [undefined, 'custom'],
+    ['constructor', 'custom'],
+    ['__proto__', 'custom'],
   ])('ecosystem %s compares with %s', (ecosystem, scheme) => {
     expect(osvVersionScheme(ecosystem)).toBe(scheme);
   });

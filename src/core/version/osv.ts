@@ -60,7 +60,7 @@ const ECOSYSTEM_SCHEMES: Record<string, string> = {
  */
 export function osvVersionScheme(ecosystem: string | undefined): string {
   const base = (ecosystem ?? '').split(':')[0].trim().toLowerCase();
-  return ECOSYSTEM_SCHEMES[base] ?? 'custom';
+  return Object.hasOwn(ECOSYSTEM_SCHEMES, base) ? ECOSYSTEM_SCHEMES[base] : 'custom';
 }
 
 type EventKind = 'introduced' | 'fixed' | 'last_affected';
