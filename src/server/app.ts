@@ -5,6 +5,7 @@ import type { AppContext } from './context.js';
 import { redactToken, requireToken } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { enforceRateLimit } from './plugins/rate-limit.js';
+import { registerRequestTextChecks } from './plugins/request-text.js';
 import { registerTiming } from './plugins/timing.js';
 import { createRateLimiter } from './rate-limit/limiter.js';
 import { registerAdvisory } from './routes/advisory/route.js';
@@ -51,6 +52,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   const routes = collectRoutes(app, (url) => !PUBLIC_PATHS.has(url) && !url.startsWith(DOWNLOAD_PREFIX));
   registerTiming(app);
   registerErrorHandling(app);
+  registerRequestTextChecks(app);
   const authenticate = requireToken(context.tokens);
   const rateLimiter =
     context.rateLimiter ??
