@@ -56,7 +56,7 @@ const config = (own: ConfigOverrides = {}) => loadConfig(process.env, { ...progr
 
 program
   .command('serve')
-  .description('serve the API')
+  .description('serve the API; exits 1 at once, naming the address, when it cannot listen (port in use)')
   .option('--host <host>', 'listen address (env VULNSCOPE_HOST, default 127.0.0.1)')
   .option('--port <port>', 'listen port (env VULNSCOPE_PORT, default 8080)')
   .option('--public-url <url>', 'base for absolute links (env VULNSCOPE_PUBLIC_URL)')
@@ -85,11 +85,13 @@ program
 
 program
   .command('demo')
-  .description('fill an empty database with a generated demo dataset, print a demo token and serve')
+  .description(
+    'fill an empty database with a generated demo dataset, print the demo token (kept beside an SQLite database and reused while valid) and serve',
+  )
   .option('--records <n>', 'demo observations to generate', positiveInteger, 5000)
   .option('--no-serve', 'only prepare the data and print the token')
-  .option('--host <host>', 'listen address')
-  .option('--port <port>', 'listen port')
+  .option('--host <host>', 'listen address (env VULNSCOPE_HOST, default 127.0.0.1)')
+  .option('--port <port>', 'listen port (env VULNSCOPE_PORT, default 8080); exits 1 at once when it is in use')
   .action(async (options: { records: number; serve: boolean; host?: string; port?: string }) =>
     (await commands.demo()).demo(config({ host: options.host, port: options.port }), options),
   );

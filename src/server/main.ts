@@ -9,16 +9,22 @@ import { TokenAuthenticator } from './token-auth.js';
 
 export async function createContext(config: Config, storage?: Storage): Promise<AppContext> {
   const store = storage ?? (await createStorage(config.database));
-  const hostIndex = new IndexSync(store.hosts);
-  await hostIndex.build();
-  return {
-    config,
-    storage: store,
-    hostIndex,
-    tokens: new TokenAuthenticator(store.tokens, config.tokenIdleDays),
-    secret: config.secret ?? (await store.secret()),
-    startedAt: Date.now(),
-  };
+  try {
+    const hostIndex = new IndexSync(store.hosts);
+    await hostIndex.build();
+    return {
+      config,
+      storage: store,
+      hostIndex,
+      tokens: new TokenAuthenticator(store.tokens, config.tokenIdleDays),
+      secret: config.secret ?? (await store.secret()),
+      startedAt: Date.now(),
+    };
+  } catch (error) {
+    // Storage opened here is closed here; a caller's storage stays the caller's.
+    if (!storage) await store.close().catch(() => {});
+    throw error;
+  }
 }
 
 export interface RunningServer {
@@ -36,38 +42,44 @@ export interface ServerOptions extends AppOptions {
 
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const context = await createContext(config);
-  const app = await buildApp(context, options);
-  const logError = (what: string) => (error: unknown) => app.log.error({ err: error }, what);
-  context.hostIndex.start(config.indexPollMs, logError('index refresh failed'));
-  await context.hostIndex.listen(logError('listening for change-log commits failed'));
-  context.tokens.start(60_000, logError('token last-use flush failed'));
-  const sweep = async () => {
-    await context.hostIndex.refresh();
-    const summary = await expireObservations(context.storage, config.retentionDays, Date.now(), (before) =>
-      context.hostIndex.index.idsObservedBefore(before),
-    );
-    if (summary.expired > 0) app.log.info(summary, 'expired observations');
-  };
-  const sweeps = options.sweeper !== false;
-  const sweeper = sweeps
-    ? setInterval(() => sweep().catch(logError('expiry sweep failed')), config.sweepIntervalMs)
-    : undefined;
-  sweeper?.unref();
-  if (sweeps) await sweep().catch(logError('expiry sweep failed'));
-  const address = await app.listen({ host: config.host, port: config.port });
+  let app: FastifyInstance | undefined;
+  let sweeper: ReturnType<typeof setInterval> | undefined;
   let closed = false;
-  return {
-    app,
-    context,
-    url: address,
-    async close() {
-      if (closed) return;
-      closed = true;
-      clearInterval(sweeper);
-      await context.hostIndex.stop();
-      await app.close();
-      await context.tokens.stop().catch(() => {});
-      await context.storage.close();
-    },
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(sweeper);
+    await context.hostIndex.stop();
+    await app?.close();
+    await context.tokens.stop().catch(() => {});
+    await context.storage.close();
   };
+  try {
+    const built = await buildApp(context, options);
+    app = built;
+    const logError = (what: string) => (error: unknown) => built.log.error({ err: error }, what);
+    context.hostIndex.start(config.indexPollMs, logError('index refresh failed'));
+    await context.hostIndex.listen(logError('listening for change-log commits failed'));
+    context.tokens.start(60_000, logError('token last-use flush failed'));
+    const sweep = async () => {
+      await context.hostIndex.refresh();
+      const summary = await expireObservations(context.storage, config.retentionDays, Date.now(), (before) =>
+        context.hostIndex.index.idsObservedBefore(before),
+      );
+      if (summary.expired > 0) built.log.info(summary, 'expired observations');
+    };
+    const sweeps = options.sweeper !== false;
+    sweeper = sweeps
+      ? setInterval(() => sweep().catch(logError('expiry sweep failed')), config.sweepIntervalMs)
+      : undefined;
+    sweeper?.unref();
+    if (sweeps) await sweep().catch(logError('expiry sweep failed'));
+    const address = await built.listen({ host: config.host, port: config.port });
+    return { app: built, context, url: address, close };
+  } catch (error) {
+    // A failed start (a port in use, most often) must leave nothing running: no index polling,
+    // no token flush, no open database, so the process can report it and exit at once.
+    await close().catch(() => {});
+    throw error;
+  }
 }

@@ -1,10 +1,13 @@
-import type { Config } from '../../config.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config, DatabaseConfig } from '../../config.js';
+import { tokenState } from '../../core/tokens.js';
 import { confirmingMatcher } from '../../services/matching/source.js';
 import { ClassificationResolver } from '../../ingest/classifications/resolver.js';
 import { demoObservationStream } from '../../ingest/demo/generate.js';
 import { runIngest } from '../../ingest/pipeline.js';
 import { SCAN_READERS } from '../../ingest/readers/index.js';
-import { createStorage } from '../../storage/index.js';
+import { createStorage, type Storage } from '../../storage/index.js';
 import { serve } from './serve.js';
 
 /**
@@ -36,7 +39,9 @@ export async function demo(config: Config, options: { records: number; serve: bo
     } else {
       process.stderr.write(`${storage.db.description} already has data; not generating the demo dataset\n`);
     }
-    token = (await storage.tokens.create('demo')).token;
+    const demo = await demoToken(storage, config);
+    token = demo.token;
+    process.stderr.write(`${demo.note}\n`);
   } finally {
     await storage.close();
   }
@@ -44,7 +49,8 @@ export async function demo(config: Config, options: { records: number; serve: bo
     process.stdout.write(`${token}\n`);
     return;
   }
-  await serve(config, (server) => {
+  // One process: a cluster's workers would each run the demo command again.
+  await serve({ ...config, workers: 1 }, (server) => {
     const url = `${config.publicUrl}/v3/index/target-intel?contains_cve=true&limit=5`;
     process.stdout.write(
       `\nVulnscope demo is serving on ${server.url}\n` +
@@ -53,4 +59,62 @@ export async function demo(config: Config, options: { records: number; serve: bo
         `Stop with Ctrl-C.\n`,
     );
   });
+}
+
+const DEMO_TOKEN_NAME = 'demo';
+
+/**
+ * Where the demo token is kept between runs: beside the SQLite file (`vulnscope.db.demo-token`,
+ * mode 0600), because the database holds only its hash. PostgreSQL and in-memory databases have
+ * no such place.
+ */
+export function demoTokenFile(database: DatabaseConfig): string | undefined {
+  return database.engine === 'sqlite' && database.file !== ':memory:' ? `${database.file}.demo-token` : undefined;
+}
+
+/**
+ * The demo token: the one saved beside the database while it is still valid there (not revoked,
+ * not idle-expired); otherwise a new one, saved for the next run, after revoking the earlier demo
+ * tokens (they cannot be shown again, so they would only pile up).
+ */
+export async function demoToken(storage: Storage, config: Config): Promise<{ token: string; note: string }> {
+  const file = demoTokenFile(config.database);
+  const saved = file ? readSaved(file) : undefined;
+  if (saved) {
+    const info = await storage.tokens.findByToken(saved);
+    if (info?.name === DEMO_TOKEN_NAME && tokenState(info, config.tokenIdleDays) === 'active')
+      return { token: saved, note: `demo token: reusing token ${info.id}, saved in ${file}` };
+  }
+  const earlier = (await storage.tokens.list()).filter(
+    (info) => info.name === DEMO_TOKEN_NAME && tokenState(info, config.tokenIdleDays) === 'active',
+  );
+  for (const info of earlier) await storage.tokens.revoke(info.id);
+  const { token, info } = await storage.tokens.create(DEMO_TOKEN_NAME);
+  const where = file ? save(file, token) : undefined;
+  const ids = earlier.map((e) => e.id).join(', ');
+  const revoked = earlier.length === 0 ? '' : `; revoked the earlier demo token${earlier.length > 1 ? 's' : ''} ${ids}`;
+  return { token, note: `demo token: created token ${info.id}${where ? `, saved in ${where}` : ''}${revoked}` };
+}
+
+function readSaved(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the token readable by its owner only; returns where, or undefined when it cannot be saved. */
+function save(file: string, token: string): string | undefined {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}`);
+  try {
+    fs.writeFileSync(tmp, `${token}\n`, { mode: 0o600 });
+    fs.chmodSync(tmp, 0o600);
+    fs.renameSync(tmp, file);
+    return `${file} (mode 0600)`;
+  } catch (error) {
+    fs.rmSync(tmp, { force: true });
+    process.stderr.write(`warning: the demo token cannot be saved in ${file}: ${(error as Error).message}\n`);
+    return undefined;
+  }
 }
