@@ -88,7 +88,12 @@ program
   .description(
     'fill an empty database with a generated demo dataset, print the demo token (kept beside an SQLite database and reused while valid) and serve',
   )
-  .option('--records <n>', 'demo observations to generate', positiveInteger, 5000)
+  .option(
+    '--records <n>',
+    'demo observations to generate, in reserved address ranges (RFC 5737, RFC 3849, RFC 2544)',
+    positiveInteger,
+    5000,
+  )
   .option('--no-serve', 'only prepare the data and print the token')
   .option('--host <host>', 'listen address (env VULNSCOPE_HOST, default 127.0.0.1)')
   .option('--port <port>', 'listen port (env VULNSCOPE_PORT, default 8080); exits 1 at once when it is in use')

@@ -3,6 +3,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCidr, parseIp, rangeContains } from '../../src/core/ip.js';
+import { createStorage } from '../../src/storage/index.js';
 import { freePort, runCli } from '../support/cli.js';
 
 let dir: string;
@@ -81,5 +83,35 @@ describe('vulnscope demo --no-serve', () => {
       state: string;
     }>;
     expect(tokens.filter((t) => t.name === 'demo').map((t) => t.state)).toEqual(['revoked', 'active']);
+  });
+});
+
+describe('the demo dataset as served', () => {
+  it('the banner counts the records stored (after supersession), all in reserved address ranges', async () => {
+    const env = envFor('count');
+    const result = await runCli(['demo', '--records', '3000', '--no-serve'], env);
+    expect(result.code, result.stderr).toBe(0);
+    const banner =
+      /demo dataset: ([\d,]+) target-intel records served \(from 3,000 observations; ([\d,]+) superseded/.exec(
+        result.stderr,
+      );
+    expect(banner, result.stderr).not.toBeNull();
+    const announced = Number(banner![1]!.replace(/,/g, ''));
+    expect(Number(banner![2]!.replace(/,/g, ''))).toBeGreaterThan(0);
+
+    const storage = await createStorage({ engine: 'sqlite', file: env.VULNSCOPE_DATABASE_URL! });
+    try {
+      expect(await storage.hosts.count()).toBe(announced);
+      const records = await storage.hosts.scan(0, 10_000);
+      expect(records).toHaveLength(announced);
+      // RFC 5737 documentation, RFC 2544 benchmarking, RFC 3849 IPv6 documentation: never 100.64.0.0/10.
+      const reserved = ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '198.18.0.0/15', '2001:db8::/32'].map(
+        parseCidr,
+      );
+      const outside = records.filter((r) => !reserved.some((range) => rangeContains(range, parseIp(r.ip))));
+      expect(outside.map((r) => r.ip)).toEqual([]);
+    } finally {
+      await storage.close();
+    }
   });
 });

@@ -33,11 +33,20 @@ export async function demo(config: Config, options: { records: number; serve: bo
         { classifier, matcher: confirmingMatcher(storage) },
         { retentionDays: config.retentionDays },
       );
+      // What the API serves: the stored records, after newer scans of a port superseded older
+      // ones and observations past the retention window were dropped.
+      const served = await storage.hosts.count();
+      const dropped = [
+        `${count(summary.superseded)} superseded by newer scans of the same port`,
+        ...(summary.expired > 0 ? [`${count(summary.expired)} older than the retention window`] : []),
+      ];
       process.stderr.write(
-        `demo dataset: ${summary.inserted} records (${summary.superseded} superseded by newer scans of the same port)\n`,
+        `demo dataset: ${count(served)} target-intel records served (from ${count(summary.read)} observations; ${dropped.join(', ')})\n`,
       );
     } else {
-      process.stderr.write(`${storage.db.description} already has data; not generating the demo dataset\n`);
+      process.stderr.write(
+        `${storage.db.description} already has data (${count(await storage.hosts.count())} target-intel records); not generating the demo dataset\n`,
+      );
     }
     const demo = await demoToken(storage, config);
     token = demo.token;
@@ -60,6 +69,8 @@ export async function demo(config: Config, options: { records: number; serve: bo
     );
   });
 }
+
+const count = (n: number) => n.toLocaleString('en-US');
 
 const DEMO_TOKEN_NAME = 'demo';
 

@@ -1,7 +1,8 @@
 /**
  * What the demo dataset is made of. Products and CVEs are real and the CVEs really affect the
- * listed versions (as a scanner would report them); networks are documentation/test ranges and
- * organisations are labelled "(demo)", so nobody mistakes the dataset for real exposure.
+ * listed versions (as a scanner would report them); organisations are labelled "(demo)" and every
+ * address lies in a range reserved from the internet, so nobody mistakes the dataset for real
+ * exposure (see DEMO_NETWORKS).
  */
 export interface DemoService {
   port: number;
@@ -106,16 +107,25 @@ export const DEMO_SERVICES: DemoService[] = [
   { port: 3306, service: 'mysql', weight: 4, cpe: 'cpe:2.3:a:oracle:mysql:8.0.33:*:*:*:*:*:*:*', cves: [] },
 ];
 
-/** Documentation / private-use ASNs with labelled names, spread over real countries. */
+/**
+ * The demo's organisations: documentation ASNs (RFC 5398) with labelled names, spread over real
+ * countries, in address ranges that are never routed on the internet — the three IPv4
+ * documentation /24s of RFC 5737 and the IPv6 documentation prefix of RFC 3849. Six IPv4
+ * organisations need more room than those three /24s (762 addresses) hold, so three of them use
+ * blocks of 198.18.0.0/15, which RFC 2544 reserves for benchmarking.
+ */
 export const DEMO_NETWORKS = [
-  { asn: 'AS64496', name: 'Demo Cloud Hosting (demo)', country: 'US', prefix: '198.51.100.' },
-  { asn: 'AS64497', name: 'Demo Telecom Europe (demo)', country: 'DE', prefix: '203.0.113.' },
-  { asn: 'AS64498', name: 'Demo Broadband (demo)', country: 'FR', prefix: '192.0.2.' },
-  { asn: 'AS64499', name: 'Demo Datacenter Asia (demo)', country: 'JP', prefix: '100.64.1.' },
-  { asn: 'AS64500', name: 'Demo University Network (demo)', country: 'GB', prefix: '100.64.2.' },
-  { asn: 'AS64501', name: 'Demo Mobile Carrier (demo)', country: 'BR', prefix: '100.64.3.' },
-  { asn: 'AS64502', name: 'Demo Cloud Hosting IPv6 (demo)', country: 'NL', prefix: '2001:db8:64::' },
+  { asn: 'AS64496', name: 'Demo Cloud Hosting (demo)', country: 'US', cidr: '198.51.100.0/24' }, // RFC 5737
+  { asn: 'AS64497', name: 'Demo Telecom Europe (demo)', country: 'DE', cidr: '203.0.113.0/24' }, // RFC 5737
+  { asn: 'AS64498', name: 'Demo Broadband (demo)', country: 'FR', cidr: '192.0.2.0/24' }, // RFC 5737
+  { asn: 'AS64499', name: 'Demo Datacenter Asia (demo)', country: 'JP', cidr: '198.18.0.0/16' }, // RFC 2544
+  { asn: 'AS64500', name: 'Demo University Network (demo)', country: 'GB', cidr: '198.19.0.0/17' }, // RFC 2544
+  { asn: 'AS64501', name: 'Demo Mobile Carrier (demo)', country: 'BR', cidr: '198.19.128.0/17' }, // RFC 2544
+  { asn: 'AS64502', name: 'Demo Cloud Hosting IPv6 (demo)', country: 'NL', cidr: '2001:db8:64::/48' }, // RFC 3849
 ] as const;
+
+/** Every range demo addresses may come from (RFC 5737, RFC 3849, RFC 2544). */
+export const DEMO_RANGES = ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '198.18.0.0/15', '2001:db8::/32'];
 
 export const DEMO_CLASSIFICATIONS: ReadonlyArray<readonly [string, number]> = [
   ['c2:cobalt_strike', 3],

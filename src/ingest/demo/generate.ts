@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { countryName } from '../../core/countries.js';
+import { formatIp, parseCidr } from '../../core/ip.js';
 import { DEMO_CLASSIFICATIONS, DEMO_NETWORKS, DEMO_SERVICES } from './catalog.js';
 import { SeededRandom } from './random.js';
 
@@ -22,10 +23,18 @@ export function* demoObservationLines(options: DemoOptions): Generator<string> {
   const random = new SeededRandom(options.seed ?? 20261121);
   const spreadHours = (options.spreadDays ?? 14) * 24;
   const serviceWeights = DEMO_SERVICES.map((service) => [service, service.weight] as const);
+  // About three observations a host, as a /24 holds at the default size; larger sets spread over
+  // more hosts where the network has room.
+  const wanted = Math.max(254, Math.ceil(options.count / DEMO_NETWORKS.length / 3));
+  const networks = DEMO_NETWORKS.map((network) => {
+    const range = parseCidr(network.cidr);
+    const room = range.last - range.first - 1n; // neither the network nor the broadcast address
+    return { ...network, range, hosts: Number(room < BigInt(wanted) ? room : BigInt(wanted)) };
+  });
   for (let i = 0; i < options.count; i++) {
-    const network = DEMO_NETWORKS[i % DEMO_NETWORKS.length]!;
-    const host = random.int(1, 254);
-    const ip = network.prefix.includes(':') ? `${network.prefix}${host.toString(16)}` : `${network.prefix}${host}`;
+    const network = networks[i % networks.length]!;
+    const host = random.int(1, network.hosts);
+    const ip = formatIp(network.range.version, network.range.first + BigInt(host));
     const service = random.weighted(serviceWeights);
     const port = random.chance(0.85) ? service.port : random.pick([8443, 8000, 8888, 2222, 10443]);
     const hasName = random.chance(0.5);
