@@ -5,7 +5,7 @@
  * since its last archive.
  */
 import { toTargetIntel } from '../core/target-intel-record.js';
-import type { Storage } from '../storage/index.js';
+import type { AdvisoryPosition, Storage } from '../storage/index.js';
 import type { BackupKind } from './store.js';
 
 const PAGE = 1000;
@@ -31,18 +31,12 @@ export const V3_INDEXES: ReadonlyArray<{ name: string; description: string }> = 
 ];
 
 export async function* advisoryRecords(storage: Storage, feed: string, generation: number): AsyncIterable<unknown> {
-  let after: [string, string] | undefined;
+  let after: AdvisoryPosition | undefined;
   for (;;) {
-    const rows = await storage.db.all<{ cve_id: string; record_id: string; record: string }>(
-      `SELECT cve_id, record_id, record FROM advisories
-        WHERE feed = ? AND gen_from <= ? AND (gen_to IS NULL OR gen_to > ?)${after ? ' AND (cve_id, record_id) > (?, ?)' : ''}
-        ORDER BY cve_id, record_id LIMIT ?`,
-      [feed, generation, generation, ...(after ?? []), PAGE],
-    );
-    for (const row of rows) yield JSON.parse(row.record) as unknown;
-    if (rows.length < PAGE) return;
-    const last = rows[rows.length - 1]!;
-    after = [last.cve_id, last.record_id];
+    const page = await storage.advisories.generationPage(feed, generation, after, PAGE);
+    for (const hit of page) yield hit.record;
+    if (page.length < PAGE) return;
+    after = page[page.length - 1];
   }
 }
 

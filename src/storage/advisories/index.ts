@@ -2,7 +2,14 @@ import type { AdvisoryFilters } from '../../core/advisory/filters.js';
 import type { Database } from '../database.js';
 import { getFeed, listFeeds, setSyncValidators, type StoredFeed } from './feeds.js';
 import { AdvisoryLoad, type LoadOptions } from './load.js';
-import { searchAdvisories, type AdvisoryPaging, type AdvisorySearchResult } from './search.js';
+import {
+  generationPage,
+  searchAdvisories,
+  type AdvisoryHit,
+  type AdvisoryPaging,
+  type AdvisoryPosition,
+  type AdvisorySearchResult,
+} from './search.js';
 
 export type { StoredFeed } from './feeds.js';
 export type { AdvisoryWrite, LoadCounts, LoadOptions } from './load.js';
@@ -28,6 +35,19 @@ export class AdvisoryRepository {
 
   search(feeds: readonly string[], filters: AdvisoryFilters, paging: AdvisoryPaging): Promise<AdvisorySearchResult> {
     return searchAdvisories(this.db, feeds, filters, paging);
+  }
+
+  /**
+   * A page of the records `generation` of `feed` serves, in the served order, after `after` (the
+   * last record of the previous page): the whole feed, page by page (backups).
+   */
+  generationPage(
+    feed: string,
+    generation: number,
+    after: AdvisoryPosition | undefined,
+    limit: number,
+  ): Promise<AdvisoryHit[]> {
+    return generationPage(this.db, feed, generation, after, limit);
   }
 
   /** Remembers the HTTP validators of the last download, for conditional requests. */

@@ -12,6 +12,7 @@ import { conflict } from '../../core/errors.js';
 import type { Database, Sql, SqlValue } from '../database.js';
 import { ensureFeed, heartbeat } from './feeds.js';
 import { chunks, placeholders } from './sql-lists.js';
+import { visibleAt } from './where.js';
 
 /** A load whose heartbeat is older than this is considered dead and may be taken over. */
 export const STALE_LOAD_MS = 10 * 60_000;
@@ -251,9 +252,10 @@ export class AdvisoryLoad {
     if (this.options.mode === 'replace') await this.closeUnseen();
     const records = await this.db.transaction(async (tx) => {
       await this.ownLock(tx);
+      const visible = visibleAt(this.generation);
       const count = await tx.get<{ n: number }>(
-        `SELECT COUNT(*) AS n FROM advisories WHERE feed = ? AND gen_from <= ? AND (gen_to IS NULL OR gen_to > ?)`,
-        [feed, this.generation, this.generation],
+        `SELECT COUNT(*) AS n FROM advisories WHERE feed = ? AND ${visible.sql}`,
+        [feed, ...visible.params],
       );
       const n = Number(count?.n ?? 0);
       await tx.run(

@@ -80,6 +80,30 @@ function and(...conditions: Array<Condition | undefined>): Condition {
   return { sql: present.map((c) => c.sql).join(' AND '), params: present.flatMap((c) => c.params) };
 }
 
+/**
+ * A page of the records `generation` of `feed` serves, in the served order (cve_id, record_id),
+ * after the position `after` (the last record of the previous page; none: from the start).
+ */
+export async function generationPage(
+  db: Sql,
+  feed: string,
+  generation: number,
+  after: AdvisoryPosition | undefined,
+  limit: number,
+): Promise<AdvisoryHit[]> {
+  const where = and(whereClause(feed, generation, {}), after ? keysetAfter(after.cveId, after.recordId) : undefined);
+  const rows = await db.all<{ cve_id: string; record_id: string; record: string }>(
+    `SELECT a.cve_id, a.record_id, a.record FROM advisories a WHERE ${where.sql} ORDER BY a.cve_id, a.record_id LIMIT ?`,
+    [...where.params, limit],
+  );
+  return rows.map((row) => ({
+    feed,
+    cveId: row.cve_id,
+    recordId: row.record_id,
+    record: JSON.parse(row.record) as unknown,
+  }));
+}
+
 async function fetchRecords(db: Sql, keys: Array<AdvisoryPosition & { id: number }>): Promise<AdvisoryHit[]> {
   const byId = new Map<number, string>();
   for (const ids of chunks(keys.map((key) => key.id))) {

@@ -15,6 +15,19 @@ export interface Condition {
   params: SqlValue[];
 }
 
+/**
+ * The rows of `advisories` a generation sees: a row is one version of a record, visible to the
+ * generations gen_from <= g < gen_to (gen_to NULL: not replaced yet). The one place this condition
+ * is written; `alias` is the table's alias in the query, if it has one.
+ */
+export function visibleAt(generation: number, alias?: string): Condition {
+  const column = alias === undefined ? '' : `${alias}.`;
+  return {
+    sql: `${column}gen_from <= ? AND (${column}gen_to IS NULL OR ${column}gen_to > ?)`,
+    params: [generation, generation],
+  };
+}
+
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** A WFN value that is a pattern (ANY, or holding an unquoted `*`/`?`), not one concrete value. */
 const isPattern = (value: string) => value === ANY || /(^|[^\\])(\\\\)*[*?]/.test(value);
@@ -37,12 +50,8 @@ function cpeCondition(cpe: Wfn): Condition | undefined {
 
 /** Conditions (ANDed) for the rows of `feed` visible at `generation` that may match `filters`. */
 export function whereClause(feed: string, generation: number, filters: AdvisoryFilters): Condition {
-  const conditions: Condition[] = [
-    {
-      sql: `a.feed = ? AND a.gen_from <= ? AND (a.gen_to IS NULL OR a.gen_to > ?)`,
-      params: [feed, generation, generation],
-    },
-  ];
+  const visible = visibleAt(generation, 'a');
+  const conditions: Condition[] = [{ sql: `a.feed = ? AND ${visible.sql}`, params: [feed, ...visible.params] }];
   if (filters.cveId !== undefined) conditions.push({ sql: `a.cve_id = ?`, params: [filters.cveId] });
   if (filters.updatedAfter !== undefined)
     conditions.push({ sql: `a.date_updated > ?`, params: [filters.updatedAfter] });

@@ -6,6 +6,7 @@
  */
 import type { Database, Sql, SqlValue } from '../database.js';
 import { chunks, placeholders } from '../advisories/sql-lists.js';
+import { visibleAt } from '../advisories/where.js';
 import { contentHashes, replaceKnowledge, type KnowledgeWrite } from './criteria.js';
 import { lockKnowledge } from './meta.js';
 import {
@@ -29,8 +30,6 @@ export async function servedGenerations(db: Sql): Promise<Record<KnowledgeFeed, 
   return out;
 }
 
-const CURRENT = `gen_from <= ? AND (gen_to IS NULL OR gen_to > ?)`;
-
 interface CurrentRow {
   id: number;
   cve_id: string;
@@ -47,11 +46,12 @@ async function currentRows(
 ): Promise<Map<string, CurrentRow>> {
   const result = new Map<string, CurrentRow>();
   if (generation === 0) return result;
+  const visible = visibleAt(generation);
   for (const ids of chunks(cveIds)) {
     const rows = await db.all<CurrentRow>(
       `SELECT id, cve_id, record_id, content_hash FROM advisories
-       WHERE feed = ? AND cve_id IN (${placeholders(ids.length)}) AND ${CURRENT} ORDER BY cve_id, record_id`,
-      [feed, ...ids, generation, generation],
+       WHERE feed = ? AND cve_id IN (${placeholders(ids.length)}) AND ${visible.sql} ORDER BY cve_id, record_id`,
+      [feed, ...ids, ...visible.params],
     );
     for (const row of rows) {
       const previous = result.get(row.cve_id);
@@ -173,9 +173,10 @@ async function storedApplicability(db: Sql, cveIds: readonly string[]): Promise<
 
 /** CVEs with a row of `feed` written after generation `after` that `upto` still serves (i.e. added or changed since). */
 export async function changedSince(db: Sql, feed: string, after: number, upto: number): Promise<string[]> {
+  const visible = visibleAt(upto);
   const rows = await db.all<{ cve_id: string }>(
-    `SELECT DISTINCT cve_id FROM advisories WHERE feed = ? AND gen_from > ? AND ${CURRENT}`,
-    [feed, after, upto, upto],
+    `SELECT DISTINCT cve_id FROM advisories WHERE feed = ? AND gen_from > ? AND ${visible.sql}`,
+    [feed, after, ...visible.params],
   );
   return rows.map((row) => row.cve_id).sort();
 }
@@ -185,11 +186,12 @@ export async function knowledgeWithoutRecord(db: Sql, feed: string): Promise<str
   const generation =
     (await db.get<{ generation: number }>(`SELECT generation FROM advisory_feeds WHERE name = ?`, [feed]))
       ?.generation ?? 0;
+  const visible = visibleAt(Number(generation), 'a');
   const rows = await db.all<{ cve_id: string }>(
     `SELECT k.cve_id FROM knowledge_cves k WHERE NOT EXISTS (
-       SELECT 1 FROM advisories a WHERE a.cve_id = k.cve_id AND a.feed = ? AND a.gen_from <= ? AND (a.gen_to IS NULL OR a.gen_to > ?))
+       SELECT 1 FROM advisories a WHERE a.cve_id = k.cve_id AND a.feed = ? AND ${visible.sql})
      ORDER BY k.cve_id`,
-    [feed, Number(generation), Number(generation)],
+    [feed, ...visible.params],
   );
   return rows.map((row) => row.cve_id);
 }
