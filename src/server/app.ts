@@ -3,7 +3,7 @@ import { FeedRegistry } from '../services/feed-registry.js';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context.js';
 import { redactToken, requireToken } from './plugins/auth.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { answerClientError, frameworkErrorHandler, registerErrorHandling } from './plugins/errors.js';
 import { enforceRateLimit } from './plugins/rate-limit.js';
 import { registerRequestTextChecks } from './plugins/request-text.js';
 import { registerTiming } from './plugins/timing.js';
@@ -45,9 +45,12 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       }),
     },
   };
-  const app = Fastify({
+  const app: FastifyInstance = Fastify({
     logger,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
+    // Errors raised before routing, and requests Node's parser refuses, in the documented shape.
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, app.log),
   });
   const routes = collectRoutes(app, (url) => !PUBLIC_PATHS.has(url) && !url.startsWith(DOWNLOAD_PREFIX));
   registerTiming(app);
