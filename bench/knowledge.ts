@@ -24,7 +24,7 @@ import { ClassificationResolver } from '../src/ingest/classifications/resolver.j
 import { loadFeedItems } from '../src/ingest/feeds/load.js';
 import { ingestCpeDictionary } from '../src/ingest/knowledge/dictionary.js';
 import { contextKey, KnowledgeMatcher } from '../src/services/matching/matcher.js';
-import { type ContextMatch, type MatchContext } from '../src/core/matching.js';
+import type { ContextMatch, MatchContext } from '../src/core/matching.js';
 import { refreshKnowledgeAfterLoad } from '../src/ingest/knowledge/refresh.js';
 import { storageKnowledgeSource } from '../src/services/matching/source.js';
 import type { CveMatcher } from '../src/core/matching.js';

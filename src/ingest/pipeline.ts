@@ -5,7 +5,7 @@ import type { Storage } from '../storage/index.js';
 import type { ClassificationResolver } from './classifications/resolver.js';
 import type { GeoEnricher } from './enrich/geo.js';
 import { applyKnowledge } from './match.js';
-import { type CveMatcher } from '../core/matching.js';
+import type { CveMatcher } from '../core/matching.js';
 import { prepareFingerprints } from './prepared-fingerprints.js';
 
 export interface IngestSummary {

@@ -1,6 +1,6 @@
 import { unauthorized } from '../core/errors.js';
 import { tokenState, type TokenInfo } from '../core/tokens.js';
-import { type TokenRepository } from '../storage/index.js';
+import type { TokenRepository } from '../storage/index.js';
 
 const CACHE_MS = 1000;
 

@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { HostRepository } from './hosts.js';
-import { type HostWrite } from '../core/host-record.js';
+import type { HostWrite } from '../core/host-record.js';
 import { openSqlite } from './sqlite.js';
 
 /** `writes`: the batch as JSON (see host-writer.ts). */

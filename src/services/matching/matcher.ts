@@ -79,7 +79,7 @@ const nameKey = (name: CandidateName) =>
 export const contextKey = (context: MatchContext) =>
   `${[...context.fingerprintCpes].sort().join('\u0001')}\u0000${[...context.osCpes].sort().join('\u0001')}`;
 
-export class KnowledgeMatcher {
+export class KnowledgeMatcher implements CveMatcher {
   private generation: number | undefined;
   private readonly contexts: LruCache<string, ContextMatch>;
   private readonly names: LruCache<string, string[]>;
