@@ -8,6 +8,7 @@ import { selectPage, type SortColumns } from './page.js';
 import { HostnameIndex } from './hostname-index.js';
 import { Intersection } from './intersection.js';
 import { IdentityCatalog } from './identities.js';
+import { BucketKind } from './bucket-kind.js';
 import { familyTerm, Postings } from './postings.js';
 import { RecordTerms } from './record-terms.js';
 import { TermGroups } from './term-groups.js';
@@ -93,8 +94,8 @@ export class HostIndex {
     const after = Math.floor(observedAt / HOUR_MS);
     this.observedAt.set(id, observedAt);
     if (before !== after) {
-      this.unpost(this.postings.familyTermId('to', before), id);
-      this.postings.add(this.postings.familyTermId('to', after), id);
+      this.unpost(this.postings.familyTermId(BucketKind.ObservedHour, before), id);
+      this.postings.add(this.postings.familyTermId(BucketKind.ObservedHour, after), id);
     }
     this.noteChange(id, seq);
     return true;
@@ -221,7 +222,7 @@ export class HostIndex {
     if (query.countryCode) parts.push(term(`cc:${query.countryCode.toUpperCase()}`));
     if (query.country) parts.push(term(`cn:${query.country.toLowerCase()}`));
     if (query.protocol) parts.push(term(`proto:${query.protocol.toLowerCase()}`));
-    if (query.port !== undefined) parts.push(term(familyTerm('port', query.port)));
+    if (query.port !== undefined) parts.push(term(familyTerm(BucketKind.Port, query.port)));
     if (query.containsCve !== undefined) parts.push(this.flagged('hascve', query.containsCve));
     if (query.confirmed !== undefined) parts.push(this.flagged('confirmed', query.confirmed));
     if (query.classifications?.length) parts.push(this.classified(query.classifications));
@@ -229,8 +230,8 @@ export class HostIndex {
     if (fingerprint) parts.push(fingerprint);
     if (query.hostnameContains?.length || query.domains?.length) parts.push(this.hostnameFilter(query));
     if (query.cidr) parts.push(this.cidrFilter(query.cidr));
-    for (const range of query.dateAdded) parts.push(this.timeFilter('ta', this.dateAdded, range));
-    for (const range of query.observed) parts.push(this.timeFilter('to', this.observedAt, range));
+    for (const range of query.dateAdded) parts.push(this.timeFilter(BucketKind.AddedHour, this.dateAdded, range));
+    for (const range of query.observed) parts.push(this.timeFilter(BucketKind.ObservedHour, this.observedAt, range));
     return parts;
   }
 
@@ -245,7 +246,7 @@ export class HostIndex {
 
   /** Ids of the records observed before `before`, ascending (the expiry sweep's candidates). */
   idsObservedBefore(before: number): number[] {
-    return Array.from(this.timeFilter('to', this.observedAt, { to: before }).toUint32Array());
+    return Array.from(this.timeFilter(BucketKind.ObservedHour, this.observedAt, { to: before }).toUint32Array());
   }
 
   /** Exact total and one page of ids in sort order. */
@@ -345,7 +346,7 @@ export class HostIndex {
 
   private cidrFilter(range: IpRange): Bitmap {
     if (range.version === 4) return this.ipv4RangeFilter(Number(range.first), Number(range.last));
-    const family = this.postings.family('b6');
+    const family = this.postings.family(BucketKind.Ipv6Slash48);
     const result = new RoaringBitmap32();
     const firstBlock = Number(range.first >> 80n);
     const lastBlock = Number(range.last >> 80n);
@@ -359,15 +360,15 @@ export class HostIndex {
   }
 
   /**
-   * IPv4 records in [first, last]: whole /16 blocks from the b16 family, the rest from whole /24
+   * IPv4 records in [first, last]: whole /16 blocks from the /16 buckets, the rest from whole /24
    * blocks, and the edge /24 blocks checked against the address column. Whole blocks are united
    * in one call, and a /16 bitmap spares uniting its 256 /24 bitmaps.
    */
   private ipv4RangeFilter(first: number, last: number): Bitmap {
     const whole: Bitmap[] = [];
     const result = new RoaringBitmap32();
-    const blocks16 = this.postings.family('b16');
-    const blocks24 = this.postings.family('b4');
+    const blocks16 = this.postings.family(BucketKind.Ipv4Slash16);
+    const blocks24 = this.postings.family(BucketKind.Ipv4Slash24);
     for (const block16 of blocks16.keysBetween(Math.floor(first / 65536), Math.floor(last / 65536))) {
       const start = block16 * 65536;
       if (start >= first && start + 65535 <= last) {
@@ -385,8 +386,12 @@ export class HostIndex {
     return uniteOwned(result, whole);
   }
 
-  private timeFilter(prefix: 'ta' | 'to', column: { get(id: number): number }, range: TimeRange): Bitmap {
-    const family = this.postings.family(prefix);
+  private timeFilter(
+    kind: typeof BucketKind.AddedHour | typeof BucketKind.ObservedHour,
+    column: { get(id: number): number },
+    range: TimeRange,
+  ): Bitmap {
+    const family = this.postings.family(kind);
     const from = range.from ?? -Infinity;
     const to = range.to ?? Infinity;
     const keys = family.sortedKeys();
@@ -429,15 +434,19 @@ export class HostIndex {
   private familyTermsOf(id: number, terms: number[] = this.familyScratch): number[] {
     const postings = this.postings;
     terms.length = 0;
-    if (this.ipIsV6.get(id) === 1) terms.push(postings.familyTermId('b6', Number(this.ipv6.get(id)! >> 80n)));
+    if (this.ipIsV6.get(id) === 1)
+      terms.push(postings.familyTermId(BucketKind.Ipv6Slash48, Number(this.ipv6.get(id)! >> 80n)));
     else {
       const ipv4 = this.ipv4.get(id);
-      terms.push(postings.familyTermId('b4', ipv4 >>> 8), postings.familyTermId('b16', ipv4 >>> 16));
+      terms.push(
+        postings.familyTermId(BucketKind.Ipv4Slash24, ipv4 >>> 8),
+        postings.familyTermId(BucketKind.Ipv4Slash16, ipv4 >>> 16),
+      );
     }
     terms.push(
-      postings.familyTermId('port', this.port.get(id)),
-      postings.familyTermId('to', Math.floor(this.observedAt.get(id) / HOUR_MS)),
-      postings.familyTermId('ta', Math.floor(this.dateAdded.get(id) / HOUR_MS)),
+      postings.familyTermId(BucketKind.Port, this.port.get(id)),
+      postings.familyTermId(BucketKind.ObservedHour, Math.floor(this.observedAt.get(id) / HOUR_MS)),
+      postings.familyTermId(BucketKind.AddedHour, Math.floor(this.dateAdded.get(id) / HOUR_MS)),
     );
     return terms;
   }

@@ -1,4 +1,5 @@
 import type { Bitmap } from './bitmap.js';
+import { BucketKind } from './bucket-kind.js';
 import type { GrowableColumn } from './columns.js';
 import { firstByTime } from './first-by-time.js';
 import type { PageRequest, PageResult, SortField, SortPosition } from './host-query.js';
@@ -140,21 +141,25 @@ function walkBuckets(
   return result;
 }
 
-interface BucketRef {
-  family: string;
+/** A bucket: its kind and key (an hour, a port, an IP block). */
+interface BucketKey {
+  family: BucketKind;
   key: number;
+}
+
+interface BucketRef extends BucketKey {
   bitmap: Bitmap;
 }
 
 function* bucketsInOrder(request: PageRequest, postings: Postings): Generator<BucketRef> {
-  const families =
+  const families: BucketKind[] =
     request.sort === 'timestamp'
-      ? ['to']
+      ? [BucketKind.ObservedHour]
       : request.sort === 'date_added'
-        ? ['ta']
+        ? [BucketKind.AddedHour]
         : request.sort === 'port'
-          ? ['port']
-          : ['b4', 'b6'];
+          ? [BucketKind.Port]
+          : [BucketKind.Ipv4Slash24, BucketKind.Ipv6Slash48];
   const ordered = request.order === 'asc' ? families : [...families].reverse();
   for (const name of ordered) {
     const family = postings.family(name);
@@ -168,34 +173,37 @@ function* bucketsInOrder(request: PageRequest, postings: Postings): Generator<Bu
   }
 }
 
-const FAMILY_RANK: Record<string, number> = { to: 0, ta: 0, port: 0, b4: 0, b6: 1 };
+/** Where a sort's bucket kind comes in the walk: IPv4 blocks before IPv6 blocks (the others walk alone). */
+const FAMILY_RANK: Partial<Record<BucketKind, number>> = {
+  [BucketKind.ObservedHour]: 0,
+  [BucketKind.AddedHour]: 0,
+  [BucketKind.Port]: 0,
+  [BucketKind.Ipv4Slash24]: 0,
+  [BucketKind.Ipv6Slash48]: 1,
+};
 
-function bucketOfPosition(sort: SortField, position: SortPosition): { family: string; key: number } {
+function bucketOfPosition(sort: SortField, position: SortPosition): BucketKey {
   const [first, second] = position.key;
   switch (sort) {
     case 'timestamp':
-      return { family: 'to', key: Math.floor(Number(first) / HOUR_MS) };
+      return { family: BucketKind.ObservedHour, key: Math.floor(Number(first) / HOUR_MS) };
     case 'date_added':
-      return { family: 'ta', key: Math.floor(Number(first) / HOUR_MS) };
+      return { family: BucketKind.AddedHour, key: Math.floor(Number(first) / HOUR_MS) };
     case 'port':
-      return { family: 'port', key: Number(first) };
+      return { family: BucketKind.Port, key: Number(first) };
     case 'ip':
       return Number(first) === 4
-        ? { family: 'b4', key: Number(second) >>> 8 }
-        : { family: 'b6', key: Number(BigInt(second!) >> 80n) };
+        ? { family: BucketKind.Ipv4Slash24, key: Number(second) >>> 8 }
+        : { family: BucketKind.Ipv6Slash48, key: Number(BigInt(second!) >> 80n) };
   }
 }
 
-function sameBucket(a: { family: string; key: number }, b: { family: string; key: number }): boolean {
+function sameBucket(a: BucketKey, b: BucketKey): boolean {
   return a.family === b.family && a.key === b.key;
 }
 
 /** True when `bucket` comes before the cursor's bucket in the walk order. */
-function beforeStart(
-  bucket: { family: string; key: number },
-  start: { family: string; key: number },
-  order: 'asc' | 'desc',
-) {
+function beforeStart(bucket: BucketKey, start: BucketKey, order: 'asc' | 'desc') {
   const rank = FAMILY_RANK[bucket.family]! - FAMILY_RANK[start.family]!;
   const relation = rank !== 0 ? rank : bucket.key - start.key;
   return order === 'asc' ? relation < 0 : relation > 0;

@@ -1,9 +1,11 @@
 import { removeAll, RoaringBitmap32, type Bitmap } from './bitmap.js';
+import type { BucketKind } from './bucket-kind.js';
 
 /**
  * Term → bitmap of record ids. Terms are interned to small ids so a record's term list is a
- * compact array. Some terms belong to a numeric "family" (hour buckets, IP blocks, ports) whose
- * keys can be walked in order — that is how broad result sets are paged in sort order.
+ * compact array. Some terms belong to a numeric "family", one per bucket kind (hours, IP blocks,
+ * ports: see bucket-kind.ts), whose keys can be walked in order — that is how broad result sets are
+ * paged in sort order.
  */
 export class Postings {
   private readonly ids = new Map<string, number>();
@@ -11,23 +13,23 @@ export class Postings {
   private readonly bitmaps: (Bitmap | undefined)[] = [];
   /** Every posting list this holds or held (a query's own bitmaps are released after it, these never). */
   private readonly lists = new WeakSet<Bitmap>();
-  private readonly families = new Map<string, BucketFamily>();
+  private readonly families = new Map<BucketKind, BucketFamily>();
   /** While bulk loading: ids per term not yet added to the bitmaps, and how many in all. */
   private pending: Array<number[] | undefined> | undefined;
   private pendingCount = 0;
 
-  private readonly familyIds = new Map<string, Map<number, number>>();
+  private readonly familyIds = new Map<BucketKind, Map<number, number>>();
 
-  /** The interned id of family term `<prefix>#<key>`, without building its name when known. */
-  familyTermId(prefix: string, key: number): number {
-    let ids = this.familyIds.get(prefix);
+  /** The interned id of family term `<kind>#<key>`, without building its name when known. */
+  familyTermId(kind: BucketKind, key: number): number {
+    let ids = this.familyIds.get(kind);
     if (!ids) {
       ids = new Map();
-      this.familyIds.set(prefix, ids);
+      this.familyIds.set(kind, ids);
     }
     const known = ids.get(key);
     if (known !== undefined && this.bitmaps[known]) return known;
-    const id = this.intern(familyTerm(prefix, key));
+    const id = this.intern(familyTerm(kind, key));
     ids.set(key, id);
     return id;
   }
@@ -41,11 +43,11 @@ export class Postings {
       this.names.push(name);
       this.bitmaps.push(this.newList());
       const family = familyOf(name);
-      if (family) this.family(family.prefix).addKey(family.key);
+      if (family) this.family(family.kind).addKey(family.key);
     } else if (!this.bitmaps[id]) {
       this.bitmaps[id] = this.newList();
       const family = familyOf(name);
-      if (family) this.family(family.prefix).addKey(family.key);
+      if (family) this.family(family.kind).addKey(family.key);
     }
     return id;
   }
@@ -124,7 +126,7 @@ export class Postings {
     if (!bitmap.isEmpty) return false;
     this.bitmaps[termId] = undefined;
     const family = familyOf(this.names[termId]!);
-    if (family) this.family(family.prefix).removeKey(family.key);
+    if (family) this.family(family.kind).removeKey(family.key);
     return true;
   }
 
@@ -142,11 +144,11 @@ export class Postings {
     return id === undefined ? undefined : this.bitmaps[id];
   }
 
-  family(prefix: string): BucketFamily {
-    let family = this.families.get(prefix);
+  family(kind: BucketKind): BucketFamily {
+    let family = this.families.get(kind);
     if (!family) {
-      family = new BucketFamily(prefix, this);
-      this.families.set(prefix, family);
+      family = new BucketFamily(kind, this);
+      this.families.set(kind, family);
     }
     return family;
   }
@@ -178,12 +180,12 @@ export class Postings {
 
 const BULK_FLUSH_POSTINGS = 4_000_000;
 
-/** Family terms are named `<prefix>#<integer key>`. */
-export const familyTerm = (prefix: string, key: number) => `${prefix}#${key}`;
+/** Family terms are named `<kind>#<integer key>`. */
+export const familyTerm = (kind: BucketKind, key: number) => `${kind}#${key}`;
 
-function familyOf(name: string): { prefix: string; key: number } | undefined {
+function familyOf(name: string): { kind: BucketKind; key: number } | undefined {
   const hash = name.indexOf('#');
-  return hash < 0 ? undefined : { prefix: name.slice(0, hash), key: Number(name.slice(hash + 1)) };
+  return hash < 0 ? undefined : { kind: name.slice(0, hash) as BucketKind, key: Number(name.slice(hash + 1)) };
 }
 
 export class BucketFamily {
@@ -191,7 +193,7 @@ export class BucketFamily {
   private sorted: number[] | undefined = [];
 
   constructor(
-    private readonly prefix: string,
+    private readonly kind: BucketKind,
     private readonly postings: Postings,
   ) {}
 
@@ -213,7 +215,7 @@ export class BucketFamily {
   }
 
   bucket(key: number): Bitmap | undefined {
-    return this.postings.get(familyTerm(this.prefix, key));
+    return this.postings.get(familyTerm(this.kind, key));
   }
 
   /** Keys in [from, to] (inclusive), ascending. */
