@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type ConfigOverrides } from '../config.js';
 import { parseFeedEntitlement } from '../core/entitlements.js';
 import { VulnscopeError } from '../core/errors.js';
+import { LoadRefused, parseMaxRejected } from '../core/load-guard.js';
 import { parseTokenRateLimit } from '../core/rate-limit.js';
 import type { ScanFormat } from '../ingest/readers/index.js';
 import { VERSION } from '../version.js';
@@ -44,11 +45,33 @@ const optionParser =
     }
   };
 
+/**
+ * The guard of loads that replace stored data: a load with no valid item, or with more than 1 % of
+ * its input rejected, is refused and changes nothing; these flags override it on purpose.
+ */
+const ALLOW_EMPTY = [
+  '--allow-empty',
+  'let a load with no valid record through (a replacing load then empties what it replaces)',
+] as const;
+const MAX_REJECTED = [
+  '--max-rejected <percent>',
+  'refuse the load (changing nothing) when more than this share of its input is rejected (default 1%)',
+  optionParser(parseMaxRejected),
+] as const;
+
 const program = new Command('vulnscope')
   .description('Self-hosted vulnerability intelligence with a VulnCheck-compatible API')
   .version(VERSION)
   .option('--database-url <url>', 'SQLite file path or sqlite: URL, or postgres:// URL (env VULNSCOPE_DATABASE_URL)')
   .option('--retention-days <days>', 'expire observations older than this; 0 disables (env VULNSCOPE_RETENTION_DAYS)')
+  .addHelpText(
+    'after',
+    `
+Guarded loads:
+  A load that replaces stored data (ingest advisories, sync) and yields no valid
+  record, or rejects more than 1% of what it read, changes nothing and exits 1
+  saying why; --allow-empty and --max-rejected N% let it through on purpose.`,
+  )
   .showHelpAfterError();
 
 /** Global flags + the command's own flags + environment → the one config object. */
@@ -86,7 +109,7 @@ program
 program
   .command('demo')
   .description(
-    'fill an empty database with a generated demo dataset, print the demo token (kept beside an SQLite database and reused while valid) and serve',
+    'fill an empty database with a generated demo dataset (advisories and CPE dictionary entries, then hosts matched against that knowledge, then backups), print the demo token (kept beside an SQLite database and reused while valid) and serve',
   )
   .option(
     '--records <n>',
@@ -150,6 +173,8 @@ ingest
   .option('--description <text>', 'feed description for a new, unregistered feed')
   .option('--merge', 'add and update records only; keep records the sources do not have')
   .option('--strict', 'exit with status 1 when any record was rejected')
+  .option(...ALLOW_EMPTY)
+  .option(...MAX_REJECTED)
   .option('--batch-size <n>', 'records per transaction', positiveInteger, 500)
   .option('--feeds-file <file>', 'feed registry (env VULNSCOPE_FEEDS_FILE)')
   .action(async (sources: string[], options: IngestAdvisoriesOptions & { feedsFile?: string }) => {
@@ -195,6 +220,8 @@ program
   .option('--all', 'every feed with a configured source')
   .option('--force', 'download and load even when the source is unchanged; NVD API syncs load everything again')
   .option('--strict', 'exit with status 1 when any record was rejected')
+  .option(...ALLOW_EMPTY)
+  .option(...MAX_REJECTED)
   .option('--feeds-file <file>', 'feed registry (env VULNSCOPE_FEEDS_FILE)')
   .action(async (feeds: string[], options: SyncCommandOptions & { feedsFile?: string }) => {
     process.exitCode = await (await commands.sync()).syncFeeds(
@@ -277,9 +304,20 @@ token
   .argument('<id>', 'token id (see token list)', positiveInteger)
   .action(async (id: number) => (await commands.token()).revokeToken(config(), id));
 
+/** How to let a refused load through on purpose, e.g. ` (--allow-empty to load it anyway)`. */
+function overrideHint(error: LoadRefused): string {
+  const flags = [
+    ...(error.overrides.allowEmpty ? ['--allow-empty'] : []),
+    ...(error.overrides.maxRejectedPercent !== undefined
+      ? [`--max-rejected ${error.overrides.maxRejectedPercent}%`]
+      : []),
+  ];
+  return flags.length > 0 ? ` (${flags.join(' ')} to load it anyway)` : '';
+}
+
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof VulnscopeError) {
-    process.stderr.write(`error: ${error.message}\n`);
+    process.stderr.write(`error: ${error.message}${error instanceof LoadRefused ? overrideHint(error) : ''}\n`);
     process.exitCode = error.status === 400 ? 2 : 1;
     return;
   }

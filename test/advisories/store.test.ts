@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdvisoryItem } from '../../src/ingest/advisories/types.js';
-import { loadFeedItems, loadFeedSources, recordsAsItems } from '../../src/ingest/feeds/load.js';
+import { LoadRefused } from '../../src/core/load-guard.js';
+import { loadFeedItems, loadFeedSources, recordsAsItems, type FeedLoadOptions } from '../../src/ingest/feeds/load.js';
 import { FeedRegistry } from '../../src/services/feed-registry.js';
 import { createStorage } from '../../src/storage/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -76,6 +77,7 @@ describe.each(engineCases())('advisory feed loads ($name)', (engine) => {
     const rejections: Array<{ sourceId: string; at: string; reason: string }> = [];
     const summary = await loadFeedSources(t.storage, new FeedRegistry().get('mitre-cvelist-v5')!, [file], {
       onRejected: (r) => rejections.push(r),
+      guard: { maxRejected: 0.5 }, // half the input rejected: more than the default guard lets through
     });
     fs.rmSync(dir, { recursive: true, force: true });
     expect(summary).toMatchObject({ read: 4, rejected: 2, records: 2 });
@@ -85,6 +87,78 @@ describe.each(engineCases())('advisory feed loads ($name)', (engine) => {
     ]);
     const response = await t.get(`${ADVISORY}?name=mitre-cvelist-v5`);
     expect(cveIds(response.body)).toEqual(['CVE-2022-0001', 'CVE-2022-0003']);
+  });
+
+  describe('the load guard: a load that would lose a feed changes nothing', () => {
+    const feedRow = async (name: string) =>
+      t.storage.db.get<{ generation: number; record_count: number; source: string | null }>(
+        `SELECT generation, record_count, source FROM advisory_feeds WHERE name = ?`,
+        [name],
+      );
+    const items = (good: number, bad: number, start = 0): AdvisoryItem[] => [
+      ...records('2016', good, 'new', start).map(
+        (record): AdvisoryItem => ({ kind: 'record', record, sourceId: record.cveMetadata.cveId }),
+      ),
+      ...Array.from(
+        { length: bad },
+        (_, i): AdvisoryItem => ({ kind: 'rejected', sourceId: '', at: `bad.json:${i + 1}`, reason: 'not a record' }),
+      ),
+    ];
+    const load = (name: string, input: AdvisoryItem[], options: FeedLoadOptions = {}) =>
+      loadFeedItems(t.storage, { name, description: 'x', adapter: 'osv' }, input, { source: 'bad.json', ...options });
+
+    it('a replacing load with no valid record is refused; the feed keeps its generation, records and source', async () => {
+      await load('guarded', items(20, 0), { source: 'good.json' });
+      const before = await feedRow('guarded');
+      for (const input of [items(0, 0), items(0, 3)]) {
+        const refused = await load('guarded', input).catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(LoadRefused);
+        expect((refused as LoadRefused).message).toMatch(
+          /^feed guarded not replaced: (nothing was read|all 3 records read) from bad\.json.*; it keeps its 20 records$/,
+        );
+        expect(await feedRow('guarded')).toEqual(before);
+      }
+      expect(before).toMatchObject({ record_count: 20, source: 'good.json' });
+      const response = await t.get(`${ADVISORY}?name=guarded&limit=100`);
+      expect(response.body._meta.total).toBe(20);
+      // The lock is released: the next load goes through.
+      expect(await load('guarded', items(5, 0), { source: 'next.json' })).toMatchObject({ removed: 15, records: 5 });
+    });
+
+    it('more than 1 % rejected is refused, up to 1 % loads; --max-rejected and --allow-empty override', async () => {
+      await load('shares', items(200, 0), { source: 'good.json' });
+      const refused = await load('shares', items(198, 3)).catch((error: unknown) => error);
+      expect(refused).toMatchObject({
+        status: 422,
+        code: 'load_refused',
+        overrides: { maxRejectedPercent: 2 },
+        message: expect.stringMatching(
+          /3 of 201 records read from bad\.json were rejected \(1\.5%, more than the 1% allowed\)/,
+        ),
+      });
+      expect(await feedRow('shares')).toMatchObject({ record_count: 200, source: 'good.json' });
+      expect(await load('shares', items(198, 2))).toMatchObject({ rejected: 2, records: 198 });
+      expect(await load('shares', items(190, 10), { guard: { maxRejected: 0.05 } })).toMatchObject({ records: 190 });
+      const emptied = await load('shares', items(0, 0), { guard: { allowEmpty: true } });
+      expect(emptied).toMatchObject({ removed: 190, records: 0 });
+      expect(await feedRow('shares')).toMatchObject({ record_count: 0, source: 'bad.json' });
+    });
+
+    it('a merging load has the same guard: nothing is added or updated', async () => {
+      await load('merged', items(10, 0), { source: 'good.json' });
+      await expect(load('merged', items(5, 5, 100), { mode: 'merge' })).rejects.toThrow(
+        /^feed merged not merged: 5 of 10 records .* were rejected .*; nothing was added or updated$/,
+      );
+      await expect(load('merged', items(0, 0), { mode: 'merge' })).rejects.toBeInstanceOf(LoadRefused);
+      expect(await feedRow('merged')).toMatchObject({ record_count: 10, source: 'good.json' });
+    });
+
+    it('a refused first load of a feed leaves no feed behind', async () => {
+      await expect(load('never-loaded', items(0, 4))).rejects.toThrow(
+        /^feed never-loaded not loaded: all 4 records read from bad\.json were rejected$/,
+      );
+      expect(await feedRow('never-loaded')).toBeUndefined();
+    });
   });
 
   it('a load that fails leaves the feed as it was, and the next load succeeds', async () => {

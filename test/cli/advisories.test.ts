@@ -102,7 +102,19 @@ describe('vulnscope advisory commands', () => {
     const good = fs.readFileSync(fixture('cve5-examples/full-record-basic-example.json'), 'utf8');
     fs.writeFileSync(file, `${JSON.stringify(JSON.parse(good))}\n{"cveMetadata": {"cveId": "CVE-1999-9999"}}\n`);
     const result = await runCli(
-      ['ingest', 'advisories', '--feed', 'examples', '--adapter', 'mitre-cvelist-v5', '--strict', file],
+      // Half the input rejected: --max-rejected lets the load through, --strict still fails the command.
+      [
+        'ingest',
+        'advisories',
+        '--feed',
+        'examples',
+        '--adapter',
+        'mitre-cvelist-v5',
+        '--strict',
+        '--max-rejected',
+        '50%',
+        file,
+      ],
       env,
     );
     expect(result.code).toBe(1);

@@ -79,6 +79,7 @@ beforeAll(async () => {
   const inner = await zipOf(treeEntries(records));
   files.set(ASSET, await zipOf([['cves.zip', inner]]));
   files.set('/flat/cvelistV5-main.zip', await zipOf(treeEntries(records.slice(0, 8))));
+  files.set('/empty/cvelistV5-main.zip', await zipOf(treeEntries([])));
   server = http.createServer((request, response) => {
     const url = request.url ?? '';
     requests.push({ url, conditional: request.headers['if-none-match'] !== undefined });
@@ -162,6 +163,27 @@ describe('sync mitre-cvelist-v5 from a cvelistV5 release', () => {
     const replaced = await syncFeed(storage, flat, 'mitre-cvelist-v5', { cvelistUrl: `${base}/never-used` });
     expect(replaced).toMatchObject({ notModified: false, read: 8, unchanged: 8, removed: ids.length - 8, records: 8 });
     expect(requests.map((r) => r.url)).toEqual([ASSET, '/flat/cvelistV5-main.zip']);
+  });
+
+  it('a download without records does not replace the feed (the load guard), and is not remembered as synced', async () => {
+    const registry = new FeedRegistry([
+      { name: 'mitre-cvelist-v5', adapter: 'mitre-cvelist-v5', source: `${base}${ASSET}` },
+    ]);
+    await syncFeed(storage, registry, 'mitre-cvelist-v5', {});
+    const before = await storage.advisories.feed('mitre-cvelist-v5');
+    const empty = new FeedRegistry([
+      { name: 'mitre-cvelist-v5', adapter: 'mitre-cvelist-v5', source: `${base}/empty/cvelistV5-main.zip` },
+    ]);
+    await expect(syncFeed(storage, empty, 'mitre-cvelist-v5', {})).rejects.toMatchObject({
+      code: 'load_refused',
+      message: `feed mitre-cvelist-v5 not replaced: nothing was read from ${base}/empty/cvelistV5-main.zip; it keeps its ${new Set(ids).size} records`,
+    });
+    expect(await storage.advisories.feed('mitre-cvelist-v5')).toEqual(before);
+    // Not remembered: the next sync downloads it again rather than skipping it as unchanged.
+    await expect(syncFeed(storage, empty, 'mitre-cvelist-v5', {})).rejects.toMatchObject({ code: 'load_refused' });
+    expect(requests.filter((r) => r.url.startsWith('/empty')).map((r) => r.conditional)).toEqual([false, false]);
+    const allowed = await syncFeed(storage, empty, 'mitre-cvelist-v5', { guard: { allowEmpty: true } });
+    expect(allowed).toMatchObject({ notModified: false, records: 0 });
   });
 
   it('says so when the release has no complete-list asset', async () => {

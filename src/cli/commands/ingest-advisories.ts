@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js';
 import { invalidInput } from '../../core/errors.js';
+import type { LoadGuard } from '../../core/load-guard.js';
 import { loadFeedSources, type FeedLoadSummary } from '../../ingest/feeds/load.js';
 import { hostRemapping, remapSummaryFields, type RemapSummary } from '../../services/matching/remap.js';
 import { checkAdapterName, type RegisteredFeed } from '../../ingest/advisories/index.js';
@@ -16,6 +17,18 @@ export interface IngestAdvisoriesOptions {
   merge?: boolean;
   strict?: boolean;
   batchSize?: number;
+  /** Let a load with no valid record through (replacing: empty the feed). */
+  allowEmpty?: boolean;
+  /** The share (0–1) of rejected records a load may have (default 1 %). */
+  maxRejected?: number;
+}
+
+/** The guard of `--allow-empty` / `--max-rejected` (shared with `sync`). */
+export function loadGuardOf(options: { allowEmpty?: boolean; maxRejected?: number }): LoadGuard {
+  return {
+    ...(options.allowEmpty ? { allowEmpty: true } : {}),
+    ...(options.maxRejected !== undefined ? { maxRejected: options.maxRejected } : {}),
+  };
 }
 
 /** The feed as registered, or an ad-hoc one when `--adapter` names how to read it. */
@@ -91,6 +104,7 @@ export async function ingestAdvisories(
     summary = await loadFeedSources(storage, feed, inputs, {
       mode: options.merge ? 'merge' : 'replace',
       batchSize: options.batchSize,
+      guard: loadGuardOf(options),
       onRejected: reportRejection,
       onProgress: (p) => progress.update(p.read, `${p.rejected} rejected`),
       onKnowledgeChanged: remap.hook,

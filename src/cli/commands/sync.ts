@@ -8,12 +8,14 @@ import { syncFeed } from '../../ingest/feeds/sync.js';
 import { createStorage, type Storage } from '../../storage/index.js';
 import { printSummary } from '../output.js';
 import { Progress } from '../progress.js';
-import { printLoadSummary, reportRejection } from './ingest-advisories.js';
+import { loadGuardOf, printLoadSummary, reportRejection } from './ingest-advisories.js';
 
 export interface SyncCommandOptions {
   all?: boolean;
   force?: boolean;
   strict?: boolean;
+  allowEmpty?: boolean;
+  maxRejected?: number;
 }
 
 /** How an NVD API sync went: which runs (full listing / changed-since windows), pages, requests. */
@@ -103,6 +105,7 @@ async function syncOne(
     const result = await syncFeed(storage, registry, name, {
       onKnowledgeChanged: remap.hook,
       force: options.force,
+      guard: loadGuardOf(options),
       nvd: config.nvd,
       cvelistUrl: config.cvelistUrl,
       onDownload: (bytes) => download.update(bytes, 'bytes'),

@@ -2,8 +2,10 @@
  * Streams advisory items (from an adapter, or records made elsewhere) into a feed: batched writes
  * into a new generation, rejected items reported with their id and reason, and one atomic switch
  * at the end. Re-running a load with the same content changes nothing (unchanged records are
- * skipped); a failure leaves the feed as it was.
+ * skipped); a failure leaves the feed as it was. So does a load its guard refuses (no valid record,
+ * or more than 1 % of the items rejected, unless `guard` says otherwise): LoadRefused is thrown.
  */
+import type { LoadGuard } from '../../core/load-guard.js';
 import type { AdvisoryItem, AdvisoryRecord } from '../advisories/types.js';
 import type { LoadCounts } from '../../storage/index.js';
 import type { Storage } from '../../storage/index.js';
@@ -17,8 +19,13 @@ import { adapterFor, type RegisteredFeed } from '../advisories/index.js';
 export interface FeedLoadOptions {
   /** `replace` (default): the items are the feed's whole content; `merge`: add and update only. */
   mode?: 'replace' | 'merge';
-  /** What was loaded (paths or URL), kept with the feed. */
+  /** What was loaded (paths or URL), kept with the feed when the load succeeds. */
   source?: string;
+  /**
+   * When the load is refused (nothing changes): by default when no item is a valid record, or more
+   * than 1 % of the items are rejected; in both modes.
+   */
+  guard?: LoadGuard;
   /** Records per write transaction. */
   batchSize?: number;
   onRejected?: (rejection: { sourceId: string; at: string; reason: string }) => void;
@@ -70,6 +77,7 @@ export async function loadFeedItems(
     adapter: feed.adapter,
     mode: options.mode ?? 'replace',
     ...(options.source ? { source: options.source } : {}),
+    ...(options.guard ? { guard: options.guard } : {}),
   });
   let read = 0;
   let rejected = 0;
@@ -90,7 +98,7 @@ export async function loadFeedItems(
       if (read % 100 === 0) options.onProgress?.({ read, rejected });
     }
     await load.put(batch);
-    const counts = await load.finish();
+    const counts = await load.finish({ rejected });
     options.onProgress?.({ read, rejected });
     // The feed has switched; knowledge follows (a failure here leaves it for the next load or a rebuild).
     const knowledge =

@@ -67,7 +67,7 @@ export async function syncFeed(
     );
   const apiBase = nvdApiBase(feed, options.nvd?.baseUrl);
   if (apiBase) {
-    const { nvd, onPage, force, onRejected, batchSize, refreshKnowledge, onKnowledgeChanged } = options;
+    const { nvd, onPage, force, onRejected, batchSize, refreshKnowledge, onKnowledgeChanged, guard } = options;
     const result = await syncNvdCves(storage, feed, {
       api: { ...nvd, baseUrl: apiBase },
       ...(force ? { full: true } : {}),
@@ -76,6 +76,7 @@ export async function syncFeed(
       ...(batchSize ? { batchSize } : {}),
       ...(refreshKnowledge === false ? { refreshKnowledge } : {}),
       ...(onKnowledgeChanged ? { onKnowledgeChanged } : {}),
+      ...(guard ? { guard } : {}),
     });
     const { read, rejected, added, updated, unchanged, removed, records, generation, durationMs, knowledge, ...api } =
       result;

@@ -12,7 +12,7 @@ import {
 } from './search.js';
 
 export type { StoredFeed } from './feeds.js';
-export type { AdvisoryWrite, LoadCounts, LoadOptions } from './load.js';
+export type { AdvisoryWrite, LoadCounts, LoadInput, LoadOptions } from './load.js';
 export { AdvisoryLoad } from './load.js';
 export type { AdvisoryHit, AdvisoryPaging, AdvisoryPosition, AdvisorySearchResult } from './search.js';
 

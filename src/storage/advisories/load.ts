@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { advisoryFacts } from '../../core/advisory/facts.js';
 import { conflict } from '../../core/errors.js';
+import { guardFailure, LoadRefused, type LoadGuard } from '../../core/load-guard.js';
 import type { Database, Sql, SqlValue } from '../database.js';
 import { ensureFeed, heartbeat } from './feeds.js';
 import { chunks, placeholders } from './sql-lists.js';
@@ -32,6 +33,17 @@ export interface LoadOptions {
   source?: string;
   /** `replace`: the load is the feed's whole content (records it lacks are removed); `merge`: add and update only. */
   mode: 'replace' | 'merge';
+  /**
+   * When `finish` refuses the load (and changes nothing): no valid record, or more than a share of
+   * the input rejected. The same in both modes: a merge of the wrong file is refused too.
+   */
+  guard?: LoadGuard;
+}
+
+/** What the loader could not turn into records, told to `finish` for the guard. */
+export interface LoadInput {
+  /** Input items rejected before they reached `put`. */
+  rejected: number;
 }
 
 export interface LoadCounts {
@@ -87,6 +99,8 @@ async function deleteRows(tx: Sql, ids: number[]): Promise<void> {
 export class AdvisoryLoad {
   private readonly seen = new Set<string>();
   private readonly counts = { added: 0, updated: 0, unchanged: 0, removed: 0 };
+  /** Records passed to `put` (a repeated record counts each time, as the input items do). */
+  private written = 0;
   private done = false;
 
   private constructor(
@@ -146,6 +160,7 @@ export class AdvisoryLoad {
 
   /** Writes a batch of records (a record repeated in the load: the last one wins). */
   async put(writes: readonly AdvisoryWrite[]): Promise<void> {
+    this.written += writes.length;
     const byId = new Map<string, PreparedRow>();
     for (const write of writes) byId.set(write.recordId, prepare(write));
     if (byId.size === 0) return;
@@ -246,9 +261,13 @@ export class AdvisoryLoad {
     }
   }
 
-  /** Makes the new generation the one queries see (one transaction), then purges what nobody sees. */
-  async finish(): Promise<LoadCounts> {
+  /**
+   * Makes the new generation the one queries see (one transaction), then purges what nobody sees.
+   * A load its guard refuses is aborted instead (the feed keeps its generation) and LoadRefused thrown.
+   */
+  async finish(input: LoadInput = { rejected: 0 }): Promise<LoadCounts> {
     const { feed } = this.options;
+    await this.checkGuard(input);
     if (this.options.mode === 'replace') await this.closeUnseen();
     const records = await this.db.transaction(async (tx) => {
       await this.ownLock(tx);
@@ -284,6 +303,28 @@ export class AdvisoryLoad {
       await this.db.run(`ANALYZE advisory_terms`);
     }
     return { ...this.counts, records, generation: this.generation };
+  }
+
+  private async checkGuard(input: LoadInput): Promise<void> {
+    const { feed, mode, source } = this.options;
+    const failure = guardFailure({ accepted: this.written, rejected: input.rejected }, this.options.guard, {
+      ...(source ? { from: source } : {}),
+    });
+    if (!failure) return;
+    await this.abort();
+    const stored = await this.db.get<{ record_count: number }>(
+      `SELECT record_count FROM advisory_feeds WHERE name = ?`,
+      [feed],
+    );
+    const kept = Number(stored?.record_count ?? 0).toLocaleString('en-US');
+    throw new LoadRefused(
+      !stored
+        ? `feed ${feed} not loaded: ${failure.reason}`
+        : mode === 'replace'
+          ? `feed ${feed} not replaced: ${failure.reason}; it keeps its ${kept} records`
+          : `feed ${feed} not merged: ${failure.reason}; nothing was added or updated`,
+      failure.overrides,
+    );
   }
 
   private async purge(): Promise<void> {
