@@ -32,6 +32,12 @@ export function signedDownloadUrl(
   return { url: `${publicUrl}${path}?expires=${expires}&signature=${sign(secret, payload(path, expires))}`, expires };
 }
 
+/**
+ * The expiry exactly as `signedDownloadUrl` writes it: decimal without a sign or leading zeros.
+ * The signature covers the number, so another spelling of it (`0179…`) must not verify.
+ */
+const CANONICAL_EXPIRES = /^(0|[1-9]\d{0,11})$/;
+
 /** 'ok', or why the URL is refused. */
 export function checkDownloadSignature(
   secret: string,
@@ -40,7 +46,12 @@ export function checkDownloadSignature(
   signature: unknown,
   now = Date.now(),
 ): 'ok' | 'invalid' | 'expired' {
-  if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires) || typeof signature !== 'string' || signature === '')
+  if (
+    typeof expires !== 'string' ||
+    !CANONICAL_EXPIRES.test(expires) ||
+    typeof signature !== 'string' ||
+    signature === ''
+  )
     return 'invalid';
   if (!verifySignature(secret, payload(path, Number(expires)), signature)) return 'invalid';
   return Number(expires) * 1000 <= now ? 'expired' : 'ok';

@@ -266,6 +266,22 @@ describe.each(engineCases())('backups ($name)', (engine) => {
         (url) =>
           `${url.pathname}?expires=${Number(url.searchParams.get('expires')) + 3600}&signature=${url.searchParams.get('signature')}`,
       ],
+      // Only the canonical decimal form of the signed expiry is accepted, not another spelling of it.
+      [
+        'a leading zero on the expiry',
+        (url) =>
+          `${url.pathname}?expires=0${url.searchParams.get('expires')}&signature=${url.searchParams.get('signature')}`,
+      ],
+      [
+        'leading zeros on the expiry',
+        (url) =>
+          `${url.pathname}?expires=000${url.searchParams.get('expires')}&signature=${url.searchParams.get('signature')}`,
+      ],
+      [
+        'a plus sign on the expiry',
+        (url) =>
+          `${url.pathname}?expires=%2B${url.searchParams.get('expires')}&signature=${url.searchParams.get('signature')}`,
+      ],
       ['another file', (url) => `${url.pathname.replace(/\d+\.zip$/, '1.zip')}${url.search}`],
       ['another feed', (url) => `${url.pathname.replace(`/v4/${FEED}/`, '/v4/other/')}${url.search}`],
       ['no signature', (url) => url.pathname],
