@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCidr, parseIp, rangeContains } from '../../src/core/ip.js';
 import { createStorage } from '../../src/storage/index.js';
-import { freePort, runCli } from '../support/cli.js';
+import { DEMO_SERVICES } from '../../src/ingest/demo/catalog.js';
+import { freePort, runCli, spawnCli } from '../support/cli.js';
 
 let dir: string;
 
@@ -113,5 +114,107 @@ describe('the demo dataset as served', () => {
     } finally {
       await storage.close();
     }
+  });
+});
+
+describe('the demo exercises the whole product', () => {
+  let env: Record<string, string>;
+  let token: string;
+  let base: string;
+  let server: ReturnType<typeof spawnCli> | undefined;
+  const get = async (url: string) => {
+    const response = await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${token}` } });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  beforeAll(async () => {
+    env = envFor('whole');
+    const result = await runCli(['demo', '--records', '2000', '--no-serve'], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/demo advisories: nist-nvd2 \d+ records, mitre-cvelist-v5 \d+ records; knowledge of/);
+    expect(result.stderr).toMatch(/demo backups in .*: .*nist-nvd2 .*target-intel \(/);
+    token = result.stdout.trim();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = spawnCli(['serve', '--port', String(port)], { ...env, VULNSCOPE_RATE_LIMIT: 'unlimited' });
+    for (let i = 0; i < 300; i++) {
+      const up = await fetch(`${base}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (up) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('the server did not start');
+  });
+  afterAll(async () => {
+    if (!server) return;
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server!.on('close', resolve));
+  });
+
+  it('demo hosts carry the CVEs of their versions, matched by the knowledge at ingest', async () => {
+    const storage = await createStorage({ engine: 'sqlite', file: env.VULNSCOPE_DATABASE_URL! });
+    try {
+      const records = await storage.hosts.scan(0, 10_000);
+      const byCpe = new Map(DEMO_SERVICES.map((service) => [service.cpe, service]));
+      for (const record of records) {
+        const service = byCpe.get(record.fingerprints[0]!.cpe!)!;
+        expect(record.knowledgeCves, service.cpe).toEqual([...service.cves].sort());
+        expect(record.cves, service.cpe).toEqual([...service.cves].sort());
+      }
+      // Every service with CVEs appears, and some get their CVEs from the knowledge alone.
+      const vulnerable = DEMO_SERVICES.filter((service) => service.cves.length > 0).map((s) => s.cpe);
+      expect(new Set(records.map((r) => r.fingerprints[0]!.cpe)).size).toBe(DEMO_SERVICES.length);
+      expect(
+        records.filter((r) => vulnerable.includes(r.fingerprints[0]!.cpe!) && r.scannerCves.length === 0).length,
+      ).toBeGreaterThan(0);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('target-intel answers confirmed=true and explain=true', async () => {
+    const confirmed = await get('/v3/index/target-intel?cve=CVE-2024-6387&confirmed=true&explain=true&limit=5');
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body._meta.total_documents).toBeGreaterThan(0);
+    const evidence = confirmed.body.data[0].cve_evidence.find((e: { source: string }) => e.source === 'nvd');
+    expect(evidence).toMatchObject({ cve: 'CVE-2024-6387', kind: 'version_range', confirmed: true });
+    // CVE 5 knowledge (CISA's ADP container) and a rename (igor_sysoev:nginx → f5:nginx).
+    const jenkins = await get('/v3/index/target-intel?cve=CVE-2024-23897&confirmed=true&explain=true&limit=1');
+    expect(jenkins.body.data[0].cve_evidence[0]).toMatchObject({ source: 'adp', confirmed: true });
+    const renamed = await get('/v3/index/target-intel?product=nginx&version=1.18.0&explain=true&limit=1');
+    expect(renamed.body.data[0].cve).toEqual(['CVE-2021-23017']);
+    expect(renamed.body.data[0].cve_evidence[0].alias).toMatch(/f5:nginx/);
+  });
+
+  it('CPE search lists the products with their CVEs', async () => {
+    const search = await get('/v3/search/cpe?vendor=apache&product=http_server');
+    expect(search.status).toBe(200);
+    const cves = Object.fromEntries(search.body.data.map((r: { cpe: string; cves: string[] }) => [r.cpe, r.cves]));
+    expect(cves['cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*']).toEqual(['CVE-2021-41773', 'CVE-2021-42013']);
+    expect(cves['cpe:2.3:a:apache:http_server:2.4.50:*:*:*:*:*:*:*']).toEqual(['CVE-2021-42013']);
+    expect(cves['cpe:2.3:a:apache:http_server:2.4.58:*:*:*:*:*:*:*']).toEqual([]);
+  });
+
+  it('advisories answer from both feeds', async () => {
+    const nvd = await get('/v4/advisory?name=nist-nvd2&cve_id=CVE-2021-41773');
+    expect(nvd.status).toBe(200);
+    expect(nvd.body.data).toHaveLength(1);
+    expect(nvd.body.data[0].cveMetadata.cveId).toBe('CVE-2021-41773');
+    const cve5 = await get('/v4/advisory?name=mitre-cvelist-v5&cve_id=CVE-2024-23897');
+    expect(cve5.body.data).toHaveLength(1);
+    const list = await get('/v4/advisory/list');
+    const names = list.body.data.map((feed: { name: string }) => feed.name);
+    expect(names).toEqual(expect.arrayContaining(['nist-nvd2', 'mitre-cvelist-v5']));
+  });
+
+  it('backups of the feeds and of target-intel are there to download', async () => {
+    const feed = await get('/v4/backup/nist-nvd2');
+    expect(feed.body).toMatchObject({ available: true });
+    const index = await get('/v3/backup/target-intel');
+    expect(index.status).toBe(200);
+    const zip = await fetch(index.body.data[0].url);
+    expect(zip.status).toBe(200);
   });
 });

@@ -1,51 +1,40 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeBackup } from '../../backup/service.js';
+import { allSources } from '../../backup/sources.js';
+import { BackupStore } from '../../backup/store.js';
 import type { Config, DatabaseConfig } from '../../config.js';
 import { tokenState } from '../../core/tokens.js';
-import { confirmingMatcher } from '../../services/matching/source.js';
 import { ClassificationResolver } from '../../ingest/classifications/resolver.js';
+import { demoCpeDictionary, demoCve5Items, demoNvdItems } from '../../ingest/demo/advisories.js';
 import { demoObservationStream } from '../../ingest/demo/generate.js';
+import { loadFeedItems } from '../../ingest/feeds/load.js';
+import { ingestCpeDictionary } from '../../ingest/knowledge/dictionary.js';
 import { runIngest } from '../../ingest/pipeline.js';
 import { SCAN_READERS } from '../../ingest/readers/index.js';
+import { FeedRegistry } from '../../services/feed-registry.js';
+import { confirmingMatcher } from '../../services/matching/source.js';
 import { createStorage, type Storage } from '../../storage/index.js';
 import { serve } from './serve.js';
 
 /**
- * `vulnscope demo`: fills an empty database with the generated demo dataset (through the real
- * NDJSON reader and ingest pipeline), creates a demo token, prints a ready-to-paste curl, serves.
+ * `vulnscope demo`: fills an empty database with the generated demo dataset — advisories and the
+ * CPE dictionary first (so knowledge is derived before any host is matched), then the hosts
+ * through the real NDJSON reader and ingest pipeline, then backup archives of all of it — keeps a
+ * demo token, prints ready-to-paste requests and serves.
  */
 export async function demo(config: Config, options: { records: number; serve: boolean }): Promise<void> {
   const storage = await createStorage(config.database);
   let token: string;
   try {
-    if ((await storage.hosts.count()) === 0) {
-      process.stderr.write(
-        `generating ${options.records.toLocaleString('en-US')} demo observations into ${storage.db.description}\n`,
-      );
-      const classifier = new ClassificationResolver(await storage.classificationLists.allEntries());
-      const items = SCAN_READERS.ndjson(
-        demoObservationStream({ count: options.records, now: Date.now() }),
-        'demo.ndjson',
-      );
-      const summary = await runIngest(
-        storage,
-        items,
-        { classifier, matcher: confirmingMatcher(storage) },
-        { retentionDays: config.retentionDays },
-      );
-      // What the API serves: the stored records, after newer scans of a port superseded older
-      // ones and observations past the retention window were dropped.
-      const served = await storage.hosts.count();
-      const dropped = [
-        `${count(summary.superseded)} superseded by newer scans of the same port`,
-        ...(summary.expired > 0 ? [`${count(summary.expired)} older than the retention window`] : []),
-      ];
-      process.stderr.write(
-        `demo dataset: ${count(served)} target-intel records served (from ${count(summary.read)} observations; ${dropped.join(', ')})\n`,
-      );
+    const hosts = await storage.hosts.count();
+    const feeds = (await storage.advisories.feeds()).filter((feed) => feed.recordCount > 0);
+    if (hosts === 0 && feeds.length === 0) {
+      process.stderr.write(`generating the demo dataset into ${storage.db.description}\n`);
+      await prepare(storage, config, options);
     } else {
       process.stderr.write(
-        `${storage.db.description} already has data (${count(await storage.hosts.count())} target-intel records); not generating the demo dataset\n`,
+        `${storage.db.description} already has data (${count(hosts)} target-intel records, ${feeds.length} advisory feeds); not generating the demo dataset\n`,
       );
     }
     const demo = await demoToken(storage, config);
@@ -60,14 +49,68 @@ export async function demo(config: Config, options: { records: number; serve: bo
   }
   // One process: a cluster's workers would each run the demo command again.
   await serve({ ...config, workers: 1 }, (server) => {
-    const url = `${config.publicUrl}/v3/index/target-intel?contains_cve=true&limit=5`;
+    const base = config.publicUrl;
+    const curl = (pathAndQuery: string) => `  curl -H 'Authorization: Bearer ${token}' '${base}${pathAndQuery}'\n`;
     process.stdout.write(
       `\nVulnscope demo is serving on ${server.url}\n` +
         `demo token: ${token}\n\n` +
-        `  curl -H 'Authorization: Bearer ${token}' '${url}'\n\n` +
-        `Stop with Ctrl-C.\n`,
+        curl('/v3/index/target-intel?contains_cve=true&limit=5') +
+        curl('/v3/index/target-intel?cve=CVE-2024-6387&confirmed=true&explain=true&limit=1') +
+        curl('/v3/search/cpe?vendor=apache&product=http_server') +
+        curl('/v4/advisory?cve_id=CVE-2021-41773') +
+        curl('/v3/backup/target-intel') +
+        `\nStop with Ctrl-C.\n`,
     );
   });
+}
+
+/** Where the demo's advisory feeds say they came from. */
+const DEMO_SOURCE = 'generated by vulnscope demo';
+
+async function prepare(storage: Storage, config: Config, options: { records: number }): Promise<void> {
+  const registry = new FeedRegistry(config.feeds);
+  const feed = (name: 'nist-nvd2' | 'mitre-cvelist-v5') => {
+    const registered = registry.get(name)!;
+    return { name, adapter: registered.adapter, description: `${registered.description} (demo subset)` };
+  };
+  const nvd = await loadFeedItems(storage, feed('nist-nvd2'), demoNvdItems(), { source: DEMO_SOURCE });
+  const cve5 = await loadFeedItems(storage, feed('mitre-cvelist-v5'), demoCve5Items(), { source: DEMO_SOURCE });
+  const dictionary = await ingestCpeDictionary(storage, demoCpeDictionary());
+  const knowledge = await storage.knowledge.counts();
+  process.stderr.write(
+    `demo advisories: nist-nvd2 ${count(nvd.records)} records, mitre-cvelist-v5 ${count(cve5.records)} records; ` +
+      `knowledge of ${count(knowledge.cves)} CVEs, ${count(knowledge.criteria)} criteria, ${count(knowledge.names)} CPE names ` +
+      `(${count(dictionary.names)} from the CPE dictionary, ${count(dictionary.aliases)} renames)\n`,
+  );
+
+  const classifier = new ClassificationResolver(await storage.classificationLists.allEntries());
+  const items = SCAN_READERS.ndjson(demoObservationStream({ count: options.records, now: Date.now() }), 'demo.ndjson');
+  const summary = await runIngest(
+    storage,
+    items,
+    { classifier, matcher: confirmingMatcher(storage) },
+    { retentionDays: config.retentionDays },
+  );
+  // What the API serves: the stored records, after newer scans of a port superseded older ones
+  // and observations past the retention window were dropped.
+  const served = await storage.hosts.count();
+  const dropped = [
+    `${count(summary.superseded)} superseded by newer scans of the same port`,
+    ...(summary.expired > 0 ? [`${count(summary.expired)} older than the retention window`] : []),
+  ];
+  process.stderr.write(
+    `demo dataset: ${count(served)} target-intel records served (from ${count(summary.read)} observations; ${dropped.join(', ')})\n`,
+  );
+
+  // The server re-archives changed data only after VULNSCOPE_BACKUP_INTERVAL: write them now.
+  const store = new BackupStore(config.backupDir);
+  await store.ensure();
+  const written: string[] = [];
+  for (const source of await allSources(storage, registry.list())) {
+    const archive = await writeBackup(store, source, config.backupKeep);
+    if (archive.meta) written.push(`${source.name} (${count(archive.meta.records)} records)`);
+  }
+  process.stderr.write(`demo backups in ${config.backupDir}: ${written.join(', ')}\n`);
 }
 
 const count = (n: number) => n.toLocaleString('en-US');

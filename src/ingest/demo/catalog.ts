@@ -9,6 +9,9 @@ export interface DemoService {
   service: string;
   weight: number;
   cpe: string;
+  /** The product as the NVD CPE dictionary titles it (the version is appended). */
+  product: string;
+  /** CVEs that affect this version (the demo's advisory set states each of them; see advisories.ts). */
   cves: string[];
 }
 
@@ -18,6 +21,7 @@ export const DEMO_SERVICES: DemoService[] = [
     service: 'http',
     weight: 14,
     cpe: 'cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*',
+    product: 'Apache Software Foundation Apache HTTP Server',
     cves: ['CVE-2021-41773', 'CVE-2021-42013'],
   },
   {
@@ -25,16 +29,49 @@ export const DEMO_SERVICES: DemoService[] = [
     service: 'http',
     weight: 10,
     cpe: 'cpe:2.3:a:apache:http_server:2.4.50:*:*:*:*:*:*:*',
+    product: 'Apache Software Foundation Apache HTTP Server',
     cves: ['CVE-2021-42013'],
   },
-  { port: 443, service: 'https', weight: 22, cpe: 'cpe:2.3:a:apache:http_server:2.4.58:*:*:*:*:*:*:*', cves: [] },
-  { port: 443, service: 'https', weight: 14, cpe: 'cpe:2.3:a:f5:nginx:1.20.0:*:*:*:*:*:*:*', cves: ['CVE-2021-23017'] },
-  { port: 443, service: 'https', weight: 20, cpe: 'cpe:2.3:a:f5:nginx:1.24.0:*:*:*:*:*:*:*', cves: [] },
+  {
+    port: 443,
+    service: 'https',
+    weight: 22,
+    cpe: 'cpe:2.3:a:apache:http_server:2.4.58:*:*:*:*:*:*:*',
+    product: 'Apache Software Foundation Apache HTTP Server',
+    cves: [],
+  },
+  {
+    port: 443,
+    service: 'https',
+    weight: 14,
+    cpe: 'cpe:2.3:a:f5:nginx:1.20.0:*:*:*:*:*:*:*',
+    product: 'F5 Nginx',
+    cves: ['CVE-2021-23017'],
+  },
+  {
+    port: 443,
+    service: 'https',
+    weight: 20,
+    cpe: 'cpe:2.3:a:f5:nginx:1.24.0:*:*:*:*:*:*:*',
+    product: 'F5 Nginx',
+    cves: [],
+  },
+  {
+    // As nmap names nginx: the NVD CPE dictionary renamed igor_sysoev:nginx to nginx:nginx and that
+    // to f5:nginx, and matching follows the renames to the CVEs published under f5:nginx.
+    port: 80,
+    service: 'http',
+    weight: 4,
+    cpe: 'cpe:2.3:a:igor_sysoev:nginx:1.18.0:*:*:*:*:*:*:*',
+    product: 'Igor Sysoev Nginx',
+    cves: ['CVE-2021-23017'],
+  },
   {
     port: 443,
     service: 'https',
     weight: 6,
     cpe: 'cpe:2.3:a:openssl:openssl:1.0.1f:*:*:*:*:*:*:*',
+    product: 'OpenSSL Project OpenSSL',
     cves: ['CVE-2014-0160'],
   },
   {
@@ -42,14 +79,23 @@ export const DEMO_SERVICES: DemoService[] = [
     service: 'ssh',
     weight: 18,
     cpe: 'cpe:2.3:a:openbsd:openssh:8.9:p1:*:*:*:*:*:*',
+    product: 'OpenBSD OpenSSH',
     cves: ['CVE-2024-6387'],
   },
-  { port: 22, service: 'ssh', weight: 16, cpe: 'cpe:2.3:a:openbsd:openssh:9.8:p1:*:*:*:*:*:*', cves: [] },
+  {
+    port: 22,
+    service: 'ssh',
+    weight: 16,
+    cpe: 'cpe:2.3:a:openbsd:openssh:9.8:p1:*:*:*:*:*:*',
+    product: 'OpenBSD OpenSSH',
+    cves: [],
+  },
   {
     port: 8080,
     service: 'http-proxy',
     weight: 8,
     cpe: 'cpe:2.3:a:apache:tomcat:9.0.30:*:*:*:*:*:*:*',
+    product: 'Apache Software Foundation Tomcat',
     cves: ['CVE-2020-1938'],
   },
   {
@@ -57,6 +103,7 @@ export const DEMO_SERVICES: DemoService[] = [
     service: 'http',
     weight: 5,
     cpe: 'cpe:2.3:a:jenkins:jenkins:2.441:*:*:*:*:*:*:*',
+    product: 'Jenkins',
     cves: ['CVE-2024-23897'],
   },
   {
@@ -64,14 +111,23 @@ export const DEMO_SERVICES: DemoService[] = [
     service: 'http',
     weight: 4,
     cpe: 'cpe:2.3:a:atlassian:confluence_server:7.13.0:*:*:*:*:*:*:*',
+    product: 'Atlassian Confluence Server',
     cves: ['CVE-2022-26134'],
   },
-  { port: 25, service: 'smtp', weight: 6, cpe: 'cpe:2.3:a:exim:exim:4.91:*:*:*:*:*:*:*', cves: ['CVE-2019-10149'] },
+  {
+    port: 25,
+    service: 'smtp',
+    weight: 6,
+    cpe: 'cpe:2.3:a:exim:exim:4.91:*:*:*:*:*:*:*',
+    product: 'Exim',
+    cves: ['CVE-2019-10149'],
+  },
   {
     port: 21,
     service: 'ftp',
     weight: 3,
     cpe: 'cpe:2.3:a:vsftpd_project:vsftpd:2.3.4:*:*:*:*:*:*:*',
+    product: 'vsftpd Project vsftpd',
     cves: ['CVE-2011-2523'],
   },
   {
@@ -79,6 +135,7 @@ export const DEMO_SERVICES: DemoService[] = [
     service: 'ftp',
     weight: 3,
     cpe: 'cpe:2.3:a:proftpd:proftpd:1.3.5:*:*:*:*:*:*:*',
+    product: 'ProFTPD',
     cves: ['CVE-2015-3306'],
   },
   {
@@ -86,13 +143,16 @@ export const DEMO_SERVICES: DemoService[] = [
     service: 'https',
     weight: 4,
     cpe: 'cpe:2.3:o:fortinet:fortios:6.0.4:*:*:*:*:*:*:*',
+    product: 'Fortinet FortiOS',
     cves: ['CVE-2018-13379'],
   },
   {
+    // The standard edition (sw_edition "-"): Citrix fixed the FIPS and NDcPP editions in other builds.
     port: 443,
     service: 'https',
     weight: 3,
-    cpe: 'cpe:2.3:a:citrix:netscaler_application_delivery_controller:13.1-49.13:*:*:*:*:*:*:*',
+    cpe: 'cpe:2.3:a:citrix:netscaler_application_delivery_controller:13.1-49.13:*:*:*:-:*:*:*',
+    product: 'Citrix NetScaler Application Delivery Controller',
     cves: ['CVE-2023-4966'],
   },
   {
@@ -100,11 +160,33 @@ export const DEMO_SERVICES: DemoService[] = [
     service: 'https',
     weight: 8,
     cpe: 'cpe:2.3:a:microsoft:internet_information_services:10.0:*:*:*:*:*:*:*',
+    product: 'Microsoft Internet Information Services',
     cves: [],
   },
-  { port: 5432, service: 'postgresql', weight: 4, cpe: 'cpe:2.3:a:postgresql:postgresql:15.4:*:*:*:*:*:*:*', cves: [] },
-  { port: 6379, service: 'redis', weight: 4, cpe: 'cpe:2.3:a:redis:redis:7.0.11:*:*:*:*:*:*:*', cves: [] },
-  { port: 3306, service: 'mysql', weight: 4, cpe: 'cpe:2.3:a:oracle:mysql:8.0.33:*:*:*:*:*:*:*', cves: [] },
+  {
+    port: 5432,
+    service: 'postgresql',
+    weight: 4,
+    cpe: 'cpe:2.3:a:postgresql:postgresql:15.4:*:*:*:*:*:*:*',
+    product: 'PostgreSQL',
+    cves: [],
+  },
+  {
+    port: 6379,
+    service: 'redis',
+    weight: 4,
+    cpe: 'cpe:2.3:a:redis:redis:7.0.11:*:*:*:*:*:*:*',
+    product: 'Redis',
+    cves: [],
+  },
+  {
+    port: 3306,
+    service: 'mysql',
+    weight: 4,
+    cpe: 'cpe:2.3:a:oracle:mysql:8.0.33:*:*:*:*:*:*:*',
+    product: 'Oracle MySQL',
+    cves: [],
+  },
 ];
 
 /**

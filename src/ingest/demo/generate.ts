@@ -47,7 +47,9 @@ export function* demoObservationLines(options: DemoOptions): Generator<string> {
         : {}),
       timestamp: new Date(options.now - random.int(0, spreadHours) * HOUR_MS - random.int(0, 3_599_999)).toISOString(),
       fingerprints: [{ cpe: service.cpe, service: service.service, source: 'vulnscope-demo' }],
-      cves: service.cves,
+      // Some scanners report CVEs (nmap's vulners script); the rest come from matching the
+      // fingerprint against the advisory knowledge the demo loads first.
+      cves: random.chance(0.4) ? service.cves : [],
       asn: network.asn,
       as_name: network.name,
       country_code: network.country,
