@@ -2,7 +2,7 @@ import { registerCpeSearch } from './routes/cpe-search/route.js';
 import { FeedRegistry } from '../services/feed-registry.js';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context.js';
-import { redactToken, requireToken } from './plugins/auth.js';
+import { redactCredentials, requireToken } from './plugins/auth.js';
 import { answerClientError, frameworkErrorHandler, registerErrorHandling } from './plugins/errors.js';
 import { enforceRateLimit } from './plugins/rate-limit.js';
 import { registerRequestTextChecks } from './plugins/request-text.js';
@@ -39,8 +39,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     serializers: {
       req: (request: { method: string; url: string; ip?: string }) => ({
         method: request.method,
-        // Signed backup URLs are credentials while they last: their signature is redacted like tokens.
-        url: redactToken(request.url).replace(/([?&]signature=)[^&#]*/gi, '$1REDACTED'),
+        // Tokens, and the signatures of backup URLs (credentials while they last), are redacted.
+        url: redactCredentials(request.url),
         remoteAddress: request.ip,
       }),
     },

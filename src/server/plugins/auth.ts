@@ -42,11 +42,45 @@ export function requireToken(tokens: TokenAuthenticator) {
   };
 }
 
+/** Query parameters whose values are credentials: the token, and a signed download's signature. */
+const CREDENTIAL_NAMES = new Set(['token', 'signature']);
+/** Enough rounds for any encoding a client might stack (`token%253D…` is two). */
+const DECODE_ROUNDS = 5;
+
+/** A query component decoded as the query parser decodes it, again and again until it no longer changes. */
+function fullyDecoded(text: string): string {
+  let current = text;
+  for (let round = 0; round < DECODE_ROUNDS; round++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(current.replace(/\+/g, ' '));
+    } catch {
+      return current;
+    }
+    if (next === current) break;
+    current = next;
+  }
+  return current;
+}
+
+/** The credential a raw `name=value` pair carries, judged on its decoded text; undefined when none. */
+function credentialOf(pair: string): string | undefined {
+  // Decoded, the pair may hold further separators (`token%3DT` is `token=T`, `a%26token%3DT` is
+  // `a&token=T`): any part whose name is a credential's makes the whole pair one.
+  for (const part of fullyDecoded(pair).split('&')) {
+    const eq = part.indexOf('=');
+    const name = (eq < 0 ? part : part.slice(0, eq)).trim().toLowerCase();
+    if (CREDENTIAL_NAMES.has(name)) return name;
+  }
+  return undefined;
+}
+
 /**
- * `token=` values must never reach a log line. Parameter names are compared decoded, as the
- * query parser sees them (`%74oken=` is `token=` too).
+ * `token=` values, and download signatures, must never reach a log line. A parameter is judged by
+ * its decoded name, however it was encoded: `%74oken=T` (the query parser reads it as `token`),
+ * `token%3DT` and `token%253DT` (whose decoded text is `token=T`) are all written `token=REDACTED`.
  */
-export function redactToken(url: string): string {
+export function redactCredentials(url: string): string {
   const question = url.indexOf('?');
   if (question < 0) return url;
   const hash = url.indexOf('#', question);
@@ -54,18 +88,9 @@ export function redactToken(url: string): string {
   const redacted = query
     .split('&')
     .map((pair) => {
-      const eq = pair.indexOf('=');
-      const name = eq < 0 ? pair : pair.slice(0, eq);
-      return decodedName(name).toLowerCase() === 'token' ? `${name}=REDACTED` : pair;
+      const credential = credentialOf(pair);
+      return credential ? `${credential}=REDACTED` : pair;
     })
     .join('&');
   return `${url.slice(0, question + 1)}${redacted}${hash < 0 ? '' : url.slice(hash)}`;
-}
-
-function decodedName(name: string): string {
-  try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
-  } catch {
-    return name;
-  }
 }
