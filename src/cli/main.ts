@@ -68,9 +68,10 @@ const program = new Command('vulnscope')
     'after',
     `
 Guarded loads:
-  A load that replaces stored data (ingest advisories, sync) and yields no valid
-  record, or rejects more than 1% of what it read, changes nothing and exits 1
-  saying why; --allow-empty and --max-rejected N% let it through on purpose.`,
+  A load that replaces stored data (ingest advisories, sync, ingest
+  classifications) and yields no valid record, or rejects more than 1% of what
+  it read, changes nothing and exits 1 saying why; --allow-empty and
+  --max-rejected N% let it through on purpose.`,
   )
   .showHelpAfterError();
 
@@ -155,6 +156,12 @@ ingest
   .option('--map <file>', 'tag → classification mapping file')
   .option('--name <name>', 'list name (default: the file name); loading the same name replaces the list')
   .option('--strict', 'exit with status 1 when any line was rejected')
+  .option(ALLOW_EMPTY[0], 'let a file with no valid entry through (replacing the list with an empty one)')
+  .option(
+    MAX_REJECTED[0],
+    'refuse the file (changing nothing) when more than this share of its lines is rejected (default 1%)',
+    MAX_REJECTED[2],
+  )
   .action(async (file: string, options) => {
     process.exitCode = await (await commands.ingestClassifications()).ingestClassifications(config(), file, options);
   });

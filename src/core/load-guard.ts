@@ -75,6 +75,11 @@ export function guardFailure(
   return { reason, overrides };
 }
 
+/** `1 entry`, `1,404 entries`. */
+export function counted(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? singular : plural}`;
+}
+
 /** `0.01` → `1%`, `0.0125` → `1.3%` (`digits` significant digits), `1` → `100%`. */
 export function formatShare(share: number, digits = 2): string {
   const percent = share * 100;

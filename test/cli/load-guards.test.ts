@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import BetterSqlite3 from 'better-sqlite3';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,5 +105,63 @@ describe('vulnscope ingest advisories: a replacement must not destroy a feed', (
     const bad = await runCli(['ingest', 'advisories', '--feed', 'go-vulndb', '--max-rejected', 'lots', empty], env);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--max-rejected: expected a percentage from 0% to 100%/);
+  });
+});
+
+describe('vulnscope ingest classifications: a replacement must not destroy a list', () => {
+  const TOR = fixture('ip-lists/tor_exit_nodes.lst');
+  const entries = (name: string) => {
+    const db = new BetterSqlite3(env.VULNSCOPE_DATABASE_URL!, { readonly: true });
+    try {
+      return (
+        db.prepare(`SELECT entry_count FROM classification_lists WHERE name = ?`).get(name) as
+          | { entry_count: number }
+          | undefined
+      )?.entry_count;
+    } finally {
+      db.close();
+    }
+  };
+
+  it('refuses an empty file and one with too many rejected lines; --allow-empty and --max-rejected override', async () => {
+    const loaded = await runCli(['ingest', 'classifications', TOR, '--as', 'proxy:tor', '--name', 'tor'], env);
+    expect(loaded.code, loaded.stderr).toBe(0);
+    expect(entries('tor')).toBe(600);
+
+    const empty = write('tor-empty.lst', '');
+    const refused = await runCli(['ingest', 'classifications', empty, '--as', 'proxy:tor', '--name', 'tor'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `error: classification list "tor" not replaced: nothing was read from ${empty}; it keeps its 600 entries (--allow-empty to load it anyway)\n`,
+    );
+
+    const binary = write('tor-random.bin', randomBytes(4096));
+    const random = await runCli(['ingest', 'classifications', binary, '--as', 'proxy:tor', '--name', 'tor'], env);
+    expect(random.code).toBe(1);
+    expect(lastLine(random.stderr)).toMatch(
+      /^error: classification list "tor" not replaced: all [\d,]+ lines read from .* were rejected; it keeps its 600 entries \(--allow-empty --max-rejected 100% to load it anyway\)$/,
+    );
+
+    const lines = fs.readFileSync(TOR, 'utf8').trimEnd().split('\n').slice(0, 98);
+    const mixed = write('tor-mixed.lst', [...lines, 'not-an-ip', '300.1.1.1', ''].join('\n'));
+    const tooMany = await runCli(['ingest', 'classifications', mixed, '--as', 'proxy:tor', '--name', 'tor'], env);
+    expect(tooMany.code).toBe(1);
+    expect(lastLine(tooMany.stderr)).toMatch(
+      /2 of 100 lines read from .* were rejected \(2%, more than the 1% allowed\)/,
+    );
+    expect(entries('tor')).toBe(600);
+
+    const allowed = await runCli(
+      ['ingest', 'classifications', mixed, '--as', 'proxy:tor', '--name', 'tor', '--max-rejected', '2%'],
+      env,
+    );
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(entries('tor')).toBe(98);
+    const emptied = await runCli(
+      ['ingest', 'classifications', empty, '--as', 'proxy:tor', '--name', 'tor', '--allow-empty'],
+      env,
+    );
+    expect(emptied.code, emptied.stderr).toBe(0);
+    expect(entries('tor')).toBe(0);
   });
 });

@@ -3,6 +3,7 @@ import { confirmingMatcher } from '../../src/services/matching/source.js';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LoadRefused } from '../../src/core/load-guard.js';
 import { loadClassificationList } from '../../src/ingest/classifications/apply.js';
 import { ClassificationResolver } from '../../src/ingest/classifications/resolver.js';
 import { openGeoEnricher } from '../../src/ingest/enrich/geo.js';
@@ -138,6 +139,46 @@ describe.each(engineCases())('enrichment and classification lists on $name', (en
     await t.context.hostIndex.refresh();
     expect(await classificationsOf('198.18.132.233')).toEqual([[]]);
     expect(await classificationsOf('198.18.153.193')).toEqual([['proxy:tor']]);
+  });
+
+  it('an empty or mostly rejected file replaces no list (the load guard); --allow-empty / maxRejected override', async () => {
+    const name = 'tor_exit_nodes.lst';
+    const entryCount = async () =>
+      (await t.storage.classificationLists.list()).find((list) => list.name === name)?.entryCount;
+    expect(await entryCount()).toBe(1);
+    const empty = path.join(dir, 'empty.lst');
+    fs.writeFileSync(empty, '# nothing listed today\n\n');
+    await expect(loadClassificationList(t.storage, empty, { as: 'proxy:tor', name })).rejects.toThrow(
+      new LoadRefused(
+        `classification list "${name}" not replaced: nothing was read from ${empty}; it keeps its 1 entry`,
+        { allowEmpty: true },
+      ),
+    );
+    const garbage = path.join(dir, 'mostly-garbage.lst');
+    fs.writeFileSync(garbage, `198.18.153.193\n${'not an address\n'.repeat(3)}`);
+    const rejections: string[] = [];
+    await expect(
+      loadClassificationList(t.storage, garbage, {
+        as: 'proxy:tor',
+        name,
+        onRejected: (r) => rejections.push(`${r.line}: ${r.reason}`),
+      }),
+    ).rejects.toMatchObject({
+      code: 'load_refused',
+      message: expect.stringContaining('3 of 4 lines read from'),
+    });
+    expect(rejections).toHaveLength(3);
+    await t.context.hostIndex.refresh();
+    expect(await entryCount()).toBe(1);
+    expect(await classificationsOf('198.18.153.193')).toEqual([['proxy:tor']]);
+    await expect(
+      loadClassificationList(t.storage, garbage, { as: 'proxy:tor', name, guard: { maxRejected: 0.75 } }),
+    ).resolves.toMatchObject({ entries: 1, rejected: 3 });
+    await expect(
+      loadClassificationList(t.storage, empty, { as: 'proxy:tor', name, guard: { allowEmpty: true } }),
+    ).resolves.toMatchObject({ entries: 0, recordsChanged: 1 });
+    await t.context.hostIndex.refresh();
+    expect(await classificationsOf('198.18.153.193')).toEqual([[]]);
   });
 
   it('classifies honeypot software from fingerprint rules at ingest', async () => {

@@ -1,34 +1,22 @@
 import type { Config } from '../../config.js';
 import { invalidInput } from '../../core/errors.js';
-import type { LoadGuard } from '../../core/load-guard.js';
 import { loadFeedSources, type FeedLoadSummary } from '../../ingest/feeds/load.js';
 import { hostRemapping, remapSummaryFields, type RemapSummary } from '../../services/matching/remap.js';
 import { checkAdapterName, type RegisteredFeed } from '../../ingest/advisories/index.js';
 import { FeedRegistry } from '../../services/feed-registry.js';
 import { checkFeedName } from '../../core/entitlements.js';
 import { createStorage } from '../../storage/index.js';
+import { loadGuardOf, type GuardOptions } from '../guard.js';
 import { printSummary } from '../output.js';
 import { Progress } from '../progress.js';
 
-export interface IngestAdvisoriesOptions {
+export interface IngestAdvisoriesOptions extends GuardOptions {
   feed: string;
   adapter?: string;
   description?: string;
   merge?: boolean;
   strict?: boolean;
   batchSize?: number;
-  /** Let a load with no valid record through (replacing: empty the feed). */
-  allowEmpty?: boolean;
-  /** The share (0–1) of rejected records a load may have (default 1 %). */
-  maxRejected?: number;
-}
-
-/** The guard of `--allow-empty` / `--max-rejected` (shared with `sync`). */
-export function loadGuardOf(options: { allowEmpty?: boolean; maxRejected?: number }): LoadGuard {
-  return {
-    ...(options.allowEmpty ? { allowEmpty: true } : {}),
-    ...(options.maxRejected !== undefined ? { maxRejected: options.maxRejected } : {}),
-  };
 }
 
 /** The feed as registered, or an ad-hoc one when `--adapter` names how to read it. */

@@ -8,14 +8,13 @@ import { syncFeed } from '../../ingest/feeds/sync.js';
 import { createStorage, type Storage } from '../../storage/index.js';
 import { printSummary } from '../output.js';
 import { Progress } from '../progress.js';
-import { loadGuardOf, printLoadSummary, reportRejection } from './ingest-advisories.js';
+import { loadGuardOf, type GuardOptions } from '../guard.js';
+import { printLoadSummary, reportRejection } from './ingest-advisories.js';
 
-export interface SyncCommandOptions {
+export interface SyncCommandOptions extends GuardOptions {
   all?: boolean;
   force?: boolean;
   strict?: boolean;
-  allowEmpty?: boolean;
-  maxRejected?: number;
 }
 
 /** How an NVD API sync went: which runs (full listing / changed-since windows), pages, requests. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { formatIp, ipSortKey, type IpRange } from '../../core/ip.js';
 import type { StoredClassificationEntry } from '../../core/classification.js';
+import { counted, guardFailure, LoadRefused, type LoadGuard } from '../../core/load-guard.js';
 import type { Storage } from '../../storage/index.js';
 import type { Rejection } from '../pipeline.js';
 import { readClassificationList, type ListOptions } from './read-list.js';
@@ -17,6 +18,15 @@ export interface ListLoadSummary {
 
 const BATCH = 500;
 
+/** How far a list load is: lines read, then records re-classified of those the ranges hold. */
+export type ListLoadProgress = { phase: 'reading'; done: number } | { phase: 'applying'; done: number; total: number };
+
+export interface ListProgressOption {
+  onProgress?: (progress: ListLoadProgress) => void;
+}
+
+type ListLoadOptions = ListOptions & ListProgressOption;
+
 export function rangeKeys(range: IpRange): { firstKey: string; lastKey: string } {
   const first = ipSortKey({ version: range.version, value: range.first, text: formatIp(range.version, range.first) });
   const last = ipSortKey({ version: range.version, value: range.last, text: formatIp(range.version, range.last) });
@@ -26,17 +36,21 @@ export function rangeKeys(range: IpRange): { firstKey: string; lastKey: string }
 /**
  * Loads (or replaces) a named classification list, then re-applies classifications to every
  * record inside the ranges of the old or the new list, so records always reflect current lists.
+ * A file with no valid entry, or with more than 1 % of its lines rejected, replaces nothing
+ * (LoadRefused) unless `guard` lets it through.
  */
 export async function loadClassificationList(
   storage: Storage,
   file: string,
-  options: ListOptions & { name?: string; onRejected?: (rejection: Rejection) => void },
+  options: ListLoadOptions & { name?: string; onRejected?: (rejection: Rejection) => void; guard?: LoadGuard },
 ): Promise<ListLoadSummary> {
   const started = performance.now();
   const name = options.name ?? path.basename(file);
   const entries: StoredClassificationEntry[] = [];
   let rejected = 0;
+  let read = 0;
   for await (const item of readClassificationList(file, options)) {
+    if (++read % 1000 === 0) options.onProgress?.({ phase: 'reading', done: read });
     if (item.kind === 'rejected') {
       rejected += 1;
       options.onRejected?.({ ...item.at, reason: item.reason });
@@ -44,8 +58,18 @@ export async function loadClassificationList(
     }
     entries.push({ ...rangeKeys(item.entry.range), classification: item.entry.classification });
   }
+  const failure = guardFailure({ accepted: entries.length, rejected }, options.guard, { noun: 'line', from: file });
+  if (failure) {
+    const stored = (await storage.classificationLists.list()).find((list) => list.name === name);
+    throw new LoadRefused(
+      stored
+        ? `classification list "${name}" not replaced: ${failure.reason}; it keeps its ${counted(stored.entryCount, 'entry', 'entries')}`
+        : `classification list "${name}" not loaded: ${failure.reason}`,
+      failure.overrides,
+    );
+  }
   const previous = await storage.classificationLists.replace(name, entries);
-  const { checked, changed } = await reapplyClassifications(storage, [...previous, ...entries]);
+  const { checked, changed } = await reapplyClassifications(storage, [...previous, ...entries], options.onProgress);
   return {
     list: name,
     entries: entries.length,
@@ -60,6 +84,7 @@ export async function loadClassificationList(
 export async function reapplyClassifications(
   storage: Storage,
   ranges: Array<{ firstKey: string; lastKey: string }>,
+  onProgress?: ListProgressOption['onProgress'],
 ): Promise<{ checked: number; changed: number }> {
   const resolver = new ClassificationResolver(await storage.classificationLists.allEntries());
   const ids = new Set<number>();
@@ -75,6 +100,7 @@ export async function reapplyClassifications(
       classifications: resolver.effective(record.observedClassifications, record.fingerprints, record.ipKey),
     }));
     changed += await storage.hosts.updateClassifications(updates);
+    onProgress?.({ phase: 'applying', done: Math.min(start + BATCH, all.length), total: all.length });
   }
   return { checked: all.length, changed };
 }

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { advisoryFacts } from '../../core/advisory/facts.js';
 import { conflict } from '../../core/errors.js';
-import { guardFailure, LoadRefused, type LoadGuard } from '../../core/load-guard.js';
+import { counted, guardFailure, LoadRefused, type LoadGuard } from '../../core/load-guard.js';
 import type { Database, Sql, SqlValue } from '../database.js';
 import { ensureFeed, heartbeat } from './feeds.js';
 import { chunks, placeholders } from './sql-lists.js';
@@ -316,12 +316,12 @@ export class AdvisoryLoad {
       `SELECT record_count FROM advisory_feeds WHERE name = ?`,
       [feed],
     );
-    const kept = Number(stored?.record_count ?? 0).toLocaleString('en-US');
+    const kept = counted(Number(stored?.record_count ?? 0), 'record');
     throw new LoadRefused(
       !stored
         ? `feed ${feed} not loaded: ${failure.reason}`
         : mode === 'replace'
-          ? `feed ${feed} not replaced: ${failure.reason}; it keeps its ${kept} records`
+          ? `feed ${feed} not replaced: ${failure.reason}; it keeps its ${kept}`
           : `feed ${feed} not merged: ${failure.reason}; nothing was added or updated`,
       failure.overrides,
     );
