@@ -53,7 +53,7 @@ export class BackupStore {
       if (!stat.isDirectory()) throw new Error(`${this.dir} is not a directory`);
       await fs.promises.access(this.dir, fs.constants.R_OK | fs.constants.X_OK);
     } catch (error) {
-      throw unavailable(`backup storage unavailable: ${(error as Error).message}`);
+      throw unavailable(`backup storage unavailable: ${(error as Error).message}`, 'backup_storage_unavailable');
     }
   }
 
@@ -68,7 +68,7 @@ export class BackupStore {
         await this.checkAvailable();
         return [];
       }
-      throw unavailable(`backup storage unavailable: ${(error as Error).message}`);
+      throw unavailable(`backup storage unavailable: ${(error as Error).message}`, 'backup_storage_unavailable');
     }
     const present = new Set(entries);
     const archives: ArchiveMeta[] = [];
@@ -81,7 +81,7 @@ export class BackupStore {
         if (meta.file === zip) archives.push(meta);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-          throw unavailable(`backup storage unavailable: ${(error as Error).message}`);
+          throw unavailable(`backup storage unavailable: ${(error as Error).message}`, 'backup_storage_unavailable');
       }
     }
     return archives.sort((a, b) => b.writtenAt - a.writtenAt || (a.file < b.file ? 1 : -1));

@@ -14,7 +14,28 @@ export class VulnscopeError extends Error {
     super(message);
     this.name = 'VulnscopeError';
   }
+
+  /**
+   * What an HTTP client is told. A 4xx message describes the client's own request; a 5xx is a
+   * failure of the server, whose message may hold its details (a file path, a driver's text), so
+   * the client gets only the stable text of the error's code and the full message goes to the log.
+   */
+  get publicMessage(): string {
+    if (this.status < 500) return this.message;
+    return SERVER_MESSAGES[this.code] ?? (this.status === 503 ? SERVER_MESSAGES.unavailable! : 'internal server error');
+  }
 }
+
+/** The public text of each server-side (5xx) code: stable, naming no path, SQL or cause. */
+const SERVER_MESSAGES: Record<string, string> = {
+  unavailable: 'the service is temporarily unavailable; try again shortly',
+  database_unreachable: 'the database is unreachable; try again shortly',
+  index_behind: 'the index could not be brought up to date with the database; try again shortly',
+  backup_storage_unavailable: 'backup storage is unavailable; try again later',
+};
+
+/** The codes of 503s: each has its public text above. */
+export type UnavailableCode = 'unavailable' | 'database_unreachable' | 'index_behind' | 'backup_storage_unavailable';
 
 export const badRequest = (message: string) => new VulnscopeError(400, 'bad_request', message);
 export const unauthorized = (message = 'unauthorized: a valid token is required') =>
@@ -27,6 +48,8 @@ export const conflict = (message: string) => new VulnscopeError(409, 'conflict',
 /** A budget is spent; `retryAfterSeconds` becomes the `Retry-After` header. */
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new VulnscopeError(429, 'too_many_requests', message, retryAfterSeconds);
-export const unavailable = (message: string) => new VulnscopeError(503, 'unavailable', message);
+/** A 503: `message` is for logs and the CLI; an HTTP client gets the public text of `code`. */
+export const unavailable = (message: string, code: UnavailableCode = 'unavailable') =>
+  new VulnscopeError(503, code, message);
 /** Input that cannot be understood (a CPE, an IP, a file line); callers decide how to report it. */
 export const invalidInput = (message: string) => new VulnscopeError(400, 'invalid_input', message);

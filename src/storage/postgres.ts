@@ -41,7 +41,7 @@ function translate(error: unknown): unknown {
     (code && CONNECTION_ERRORS.has(code)) ||
     /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(message)
   ) {
-    return unavailable('the database is unreachable; try again shortly');
+    return unavailable('the database is unreachable; try again shortly', 'database_unreachable');
   }
   return error;
 }

@@ -15,7 +15,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (error.retryAfterSeconds !== undefined)
         reply.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
       else if (error.status === 503) reply.header('Retry-After', '5');
-      return reply.status(error.status).send(errorBody(error.message));
+      // A 5xx body carries only the code's stable public text; its details go to the log.
+      if (error.status >= 500) request.log.warn({ err: error, code: error.code }, 'request failed');
+      return reply.status(error.status).send(errorBody(error.publicMessage));
     }
     if ((error as FastifyError).validation) {
       return reply.status(400).send(errorBody(describeValidation(error as FastifyError)));

@@ -6,14 +6,14 @@ export function registerHealth(app: FastifyInstance, context: AppContext): void 
   app.get(
     '/healthz',
     { schema: { summary: 'Process and storage status', tags: ['service'] } },
-    async (_request, reply) => {
+    async (request, reply) => {
       let storageOk = true;
-      let storageError: string | undefined;
       try {
         await context.storage.db.ping();
       } catch (error) {
         storageOk = false;
-        storageError = (error as Error).message;
+        // The driver's message may name a file, a host or SQL: the log gets it, the body never does.
+        request.log.warn({ err: error }, 'health check: storage unreachable');
       }
       const index = context.hostIndex.status();
       const memory = process.memoryUsage();
@@ -24,9 +24,9 @@ export function registerHealth(app: FastifyInstance, context: AppContext): void 
         uptime_seconds: Math.round((Date.now() - context.startedAt) / 1000),
         storage: {
           engine: context.storage.db.engine,
-          location: context.storage.db.description,
+          // Where the database is (a file path, a host) only while it answers: a 503 body names none.
+          ...(storageOk ? { location: context.storage.db.description } : {}),
           reachable: storageOk,
-          ...(storageError ? { error: storageError } : {}),
         },
         // Which process answered (one of a cluster's workers) and where its memory is.
         process: {

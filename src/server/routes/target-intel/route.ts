@@ -116,7 +116,10 @@ async function refreshOrUnavailable(sync: AppContext['hostIndex']): Promise<void
     await sync.catchUp();
   } catch (error) {
     if (error instanceof VulnscopeError) throw error;
-    throw unavailable('the index could not be brought up to date with the database; try again shortly');
+    throw unavailable(
+      `the index could not be brought up to date with the database: ${(error as Error).message}`,
+      'index_behind',
+    );
   }
 }
 
