@@ -73,7 +73,11 @@ Guarded loads:
   it read, changes nothing and exits 1 saying why; --allow-empty and
   --max-rejected N% let it through on purpose.`,
   )
-  .showHelpAfterError();
+  .showHelpAfterError()
+  .addHelpText(
+    'after',
+    '\nLong commands show a progress bar (or a live count with its rate) on stderr when it is a terminal,\nthen print a summary on stderr either way; data (tokens, JSON) goes to stdout.',
+  );
 
 /** Global flags + the command's own flags + environment → the one config object. */
 const config = (own: ConfigOverrides = {}) => loadConfig(process.env, { ...program.opts<ConfigOverrides>(), ...own });

@@ -255,7 +255,12 @@ export class HostRepository {
    * is written whole: larger batches write a page once for more of its rows. A batch of the
    * default size holds the write lock for about two seconds, well inside the writers' busy timeout.
    */
-  async expire(ids: number[], before: number, batchSize = 50_000): Promise<number> {
+  async expire(
+    ids: number[],
+    before: number,
+    batchSize = 50_000,
+    onBatch?: (progress: { examined: number; expired: number }) => void,
+  ): Promise<number> {
     const sorted = [...ids].sort((a, b) => a - b);
     // Times are whole milliseconds (and PostgreSQL will not compare a BIGINT with a fraction).
     const bound = Math.ceil(before);
@@ -276,6 +281,7 @@ export class HostRepository {
         await logChanges(tx, deleted, true, Date.now());
         return deleted.length;
       });
+      onBatch?.({ examined: start + batch.length, expired: total });
     }
     return total;
   }

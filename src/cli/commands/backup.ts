@@ -11,10 +11,10 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../config.js';
 import { writeBackup } from '../../backup/service.js';
-import { allSources, targetIntelSource, V3_INDEXES } from '../../backup/sources.js';
+import { allSources, targetIntelSource, V3_INDEXES, type BackupSource } from '../../backup/sources.js';
 import { BackupStore } from '../../backup/store.js';
 import { invalidInput, VulnscopeError } from '../../core/errors.js';
-import { createStorage } from '../../storage/index.js';
+import { createStorage, type Storage } from '../../storage/index.js';
 import { printSummary, printTable } from '../output.js';
 import { Progress } from '../progress.js';
 
@@ -45,7 +45,8 @@ export async function backupWrite(config: Config, options: BackupWriteOptions): 
     }
     let failed = 0;
     for (const source of sources) {
-      const progress = new Progress(`backup ${source.name}`);
+      const progress = new Progress(`backup ${source.name}`, { unit: 'records' });
+      if (progress.enabled) progress.setTotal(await recordTotal(storage, source));
       try {
         const written = await writeBackup(store, source, config.backupKeep, (n) => progress.update(n));
         progress.finish();
@@ -73,6 +74,12 @@ export async function backupWrite(config: Config, options: BackupWriteOptions): 
   } finally {
     await storage.close();
   }
+}
+
+/** How many records an archive of `source` will hold (about: records may change meanwhile). */
+export async function recordTotal(storage: Storage, source: BackupSource): Promise<number | undefined> {
+  if (source.kind === 'v3') return storage.hosts.count();
+  return (await storage.advisories.feed(source.name))?.recordCount;
 }
 
 function server(config: Config): { base: string; headers: Record<string, string> } {

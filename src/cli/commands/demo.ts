@@ -10,11 +10,13 @@ import { demoCpeDictionary, demoCve5Items, demoNvdItems } from '../../ingest/dem
 import { demoObservationStream } from '../../ingest/demo/generate.js';
 import { loadFeedItems } from '../../ingest/feeds/load.js';
 import { ingestCpeDictionary } from '../../ingest/knowledge/dictionary.js';
-import { runIngest } from '../../ingest/pipeline.js';
+import { runIngest, type IngestSummary } from '../../ingest/pipeline.js';
 import { SCAN_READERS } from '../../ingest/readers/index.js';
 import { FeedRegistry } from '../../services/feed-registry.js';
 import { confirmingMatcher } from '../../services/matching/source.js';
 import { createStorage, type Storage } from '../../storage/index.js';
+import { Progress } from '../progress.js';
+import { recordTotal } from './backup.js';
 import { serve } from './serve.js';
 
 /**
@@ -85,12 +87,21 @@ async function prepare(storage: Storage, config: Config, options: { records: num
 
   const classifier = new ClassificationResolver(await storage.classificationLists.allEntries());
   const items = SCAN_READERS.ndjson(demoObservationStream({ count: options.records, now: Date.now() }), 'demo.ndjson');
-  const summary = await runIngest(
-    storage,
-    items,
-    { classifier, matcher: confirmingMatcher(storage) },
-    { retentionDays: config.retentionDays },
-  );
+  const progress = new Progress('ingesting demo hosts', { total: options.records, unit: 'observations' });
+  let summary: IngestSummary;
+  try {
+    summary = await runIngest(
+      storage,
+      items,
+      { classifier, matcher: confirmingMatcher(storage) },
+      {
+        retentionDays: config.retentionDays,
+        onProgress: (s) => progress.update(s.read, `${count(s.inserted)} new`),
+      },
+    );
+  } finally {
+    progress.finish();
+  }
   // What the API serves: the stored records, after newer scans of a port superseded older ones
   // and observations past the retention window were dropped.
   const served = await storage.hosts.count();
@@ -107,8 +118,14 @@ async function prepare(storage: Storage, config: Config, options: { records: num
   await store.ensure();
   const written: string[] = [];
   for (const source of await allSources(storage, registry.list())) {
-    const archive = await writeBackup(store, source, config.backupKeep);
-    if (archive.meta) written.push(`${source.name} (${count(archive.meta.records)} records)`);
+    const backup = new Progress(`backup ${source.name}`, { unit: 'records' });
+    if (backup.enabled) backup.setTotal(await recordTotal(storage, source));
+    try {
+      const archive = await writeBackup(store, source, config.backupKeep, (n) => backup.update(n));
+      if (archive.meta) written.push(`${source.name} (${count(archive.meta.records)} records)`);
+    } finally {
+      backup.finish();
+    }
   }
   process.stderr.write(`demo backups in ${config.backupDir}: ${written.join(', ')}\n`);
 }

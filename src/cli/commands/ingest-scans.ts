@@ -31,7 +31,7 @@ export async function ingestScans(config: Config, files: string[], options: Inge
           onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
         })
       : undefined;
-  const progress = new Progress('ingesting');
+  const progress = new Progress('ingesting', { unit: 'observations' });
   let summary: IngestSummary;
   try {
     const classifier = new ClassificationResolver(await storage.classificationLists.allEntries());
@@ -42,8 +42,7 @@ export async function ingestScans(config: Config, files: string[], options: Inge
       {
         retentionDays: config.retentionDays,
         batchSize: options.batchSize,
-        onRejected: (rejection) =>
-          process.stderr.write(`rejected ${rejection.file}:${rejection.line}: ${rejection.reason}\n`),
+        onRejected: (rejection) => progress.print(`rejected ${rejection.file}:${rejection.line}: ${rejection.reason}`),
         onProgress: (s) => progress.update(s.read, `${s.inserted} new, ${s.updated} updated, ${s.rejected} rejected`),
       },
     );

@@ -18,8 +18,7 @@ export interface IngestCpeDictionaryOptions {
   batchSize?: number;
 }
 
-const reportRejection = (rejection: CpeDictionaryRejection) =>
-  process.stderr.write(`rejected at ${rejection.at}: ${rejection.reason}\n`);
+const rejectionLine = (rejection: CpeDictionaryRejection) => `rejected at ${rejection.at}: ${rejection.reason}`;
 
 /** `vulnscope ingest cpe-dictionary SOURCE…`: returns the process exit code. */
 export async function ingestCpeDictionaryCommand(
@@ -29,13 +28,13 @@ export async function ingestCpeDictionaryCommand(
 ): Promise<number> {
   if (sources.length === 0) throw invalidInput('no source given: name CPE dictionary files, directories or zips');
   const storage = await createStorage(config.database);
-  const progress = new Progress('loading CPE dictionary');
+  const progress = new Progress('loading CPE dictionary', { unit: 'items' });
   const remap = hostRemapping(storage);
   let summary: CpeDictionarySummary;
   try {
     summary = await ingestCpeDictionary(storage, readCpeDictionarySources(sources), {
       ...(options.batchSize ? { batchSize: options.batchSize } : {}),
-      onRejected: reportRejection,
+      onRejected: (rejection) => progress.print(rejectionLine(rejection)),
       onProgress: (p) => progress.update(p.read, `${p.names.toLocaleString('en-US')} names, ${p.rejected} rejected`),
       onKnowledgeChanged: remap.hook,
     });
@@ -63,7 +62,7 @@ export async function knowledgeRebuild(
   options: { force?: boolean; batchSize?: number },
 ): Promise<number> {
   const storage = await createStorage(config.database);
-  const progress = new Progress('rebuilding knowledge');
+  const progress = new Progress('rebuilding knowledge', { unit: 'CVEs' });
   const remap = hostRemapping(storage);
   let summary: KnowledgeRefreshSummary;
   let counts: KnowledgeCounts;
