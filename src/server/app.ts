@@ -6,6 +6,7 @@ import { redactCredentials, requireToken } from './plugins/auth.js';
 import { answerClientError, frameworkErrorHandler, registerErrorHandling } from './plugins/errors.js';
 import { enforceRateLimit } from './plugins/rate-limit.js';
 import { registerRequestTextChecks } from './plugins/request-text.js';
+import { registerResponseHeaders } from './plugins/response-headers.js';
 import { registerTiming } from './plugins/timing.js';
 import { createRateLimiter } from './rate-limit/limiter.js';
 import { registerAdvisory } from './routes/advisory/route.js';
@@ -56,6 +57,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerTiming(app);
   registerErrorHandling(app);
   registerRequestTextChecks(app);
+  registerResponseHeaders(app);
   const authenticate = requireToken(context.tokens);
   const rateLimiter =
     context.rateLimiter ??

@@ -145,6 +145,8 @@ describe.each(engineCases())('HTTP-layer errors from a listening server ($name)'
     expect(response.status, response.body.slice(0, 300)).toBe(status);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(Number(response.headers['content-length'])).toBe(Buffer.byteLength(response.body));
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['cache-control']).toBe('no-store');
     expectErrorShape(JSON.parse(response.body), status);
   };
 

@@ -1,5 +1,5 @@
 /** Pieces shared by the adapters: the read loop and small value helpers. */
-import { documentValues } from './json-values.js';
+import { documentValues } from './document-values.js';
 import { sourceDocuments, type AcceptName } from './sources.js';
 import { ConversionError, reasonOf, type AdvisoryItem, type JsonObject } from './types.js';
 

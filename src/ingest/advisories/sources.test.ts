@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, zipOf } from '../../../test/support/streams.js';
-import { documentValues, type JsonValueItem } from './json-values.js';
+import { documentValues, type JsonValueItem } from './document-values.js';
 import { sourceDocuments, type SourceDocument } from './sources.js';
 
 let dir: string;

@@ -10,7 +10,7 @@
 import { stat } from 'node:fs/promises';
 import { parseCpe, unquoteWfnValue, type Wfn } from '../../core/cpe.js';
 import { invalidInput } from '../../core/errors.js';
-import { documentValues } from '../advisories/json-values.js';
+import { documentValues } from '../advisories/document-values.js';
 import { sourceDocuments } from '../advisories/sources.js';
 import { JSON_NAME, LINES_NAME } from '../advisories/common.js';
 import { isObject, reasonOf, type JsonObject } from '../advisories/types.js';

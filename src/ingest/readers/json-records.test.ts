@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readJsonRecords, type JsonRecord } from './json-records.js';
-import { readLines } from './lines.js';
+import { type JsonRecord, readJsonRecords } from './json-records.js';
+
+// The reading itself is tested in json-values.test.ts; this is the scan readers' view of it.
 
 /** A stream delivering `text` in chunks of `size` bytes, to exercise chunk boundaries. */
 const chunked = (text: string, size: number) => {
@@ -23,10 +24,10 @@ describe('readJsonRecords', () => {
   it('reads JSON lines, skipping blank ones, at any chunk size', async () => {
     const text = '\uFEFF{"a": 1}\r\n\n  \n{"b": "é€"}\n[1]';
     for (const size of [1, 2, 3, 7, 1 << 20]) {
-      expect(brief(await records(text, size))).toEqual([
-        [1, { a: 1 }],
-        [4, { b: 'é€' }],
-        [5, [1]],
+      expect(await records(text, size)).toEqual([
+        { at: { file: 'f.json', line: 1 }, value: { a: 1 } },
+        { at: { file: 'f.json', line: 4 }, value: { b: 'é€' } },
+        { at: { file: 'f.json', line: 5 }, value: [1] },
       ]);
     }
   });
@@ -49,7 +50,7 @@ describe('readJsonRecords', () => {
     ]);
   });
 
-  it('reads a top-level array element by element, across chunk boundaries', async () => {
+  it('reads a top-level array element by element, across chunk boundaries, at element positions', async () => {
     const text = ' [\n{"a": 1}\n,\n{"b": [2, 3]}, "x", null\n,\n]\n';
     for (const size of [1, 4, 1 << 20]) {
       expect(brief(await records(text, size))).toEqual([
@@ -64,19 +65,15 @@ describe('readJsonRecords', () => {
   it('reports an array that is broken in the middle once', async () => {
     expect(brief(await records('[{"a": 1}, {"b": }, {"c": 3}]'))).toEqual([
       [1, { a: 1 }],
-      [2, expect.stringMatching(/^invalid JSON array after element 1: /)],
+      [2, expect.stringMatching(/^invalid JSON array after element 1: .*; the rest of the file was not read$/)],
     ]);
   });
-});
 
-describe('readLines', () => {
-  it('numbers lines, drops a BOM and CRs, and reports (without keeping) over-long lines', async () => {
-    const lines = [];
-    for await (const line of readLines(chunked(`\uFEFFone\r\n${'x'.repeat(50)}\nthree`, 8), 20)) lines.push(line);
-    expect(lines).toEqual([
-      { line: 1, text: 'one' },
-      { line: 2, tooLong: true },
-      { line: 3, text: 'three' },
+  it('yields every element before the break, even when the input arrives in one chunk', async () => {
+    expect(brief(await records('[{"a":1},{"a":2},{"a":]'))).toEqual([
+      [1, { a: 1 }],
+      [2, { a: 2 }],
+      [3, expect.stringMatching(/^invalid JSON array after element 2: /)],
     ]);
   });
 });

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { VulnscopeError } from '../../core/errors.js';
+import { JSON_RESPONSE_HEADERS } from './response-headers.js';
 
 export const errorBody = (message: string) => ({ error: true, errors: [message] });
 
@@ -41,6 +42,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
  * bodies for them quote the path; these name no part of the request.
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // No hook runs for these replies: they get the JSON response headers here.
+  reply.headers(JSON_RESPONSE_HEADERS);
   if (error.code === 'FST_ERR_BAD_URL') {
     reply.status(400).send(errorBody('bad request: the URL path is not valid percent-encoded UTF-8'));
   } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
@@ -99,8 +102,9 @@ export function answerClientError(error: Error, socket: Duplex, log?: FastifyBas
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        'X-Content-Type-Options: nosniff\r\n' +
-        'Cache-Control: no-store\r\n' +
+        Object.entries(JSON_RESPONSE_HEADERS)
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('') +
         'Connection: close\r\n\r\n' +
         body,
     );

@@ -212,6 +212,12 @@ async function sendArchive(request: FastifyRequest, reply: FastifyReply, file: s
   reply.header('Last-Modified', new Date(meta.writtenAt).toUTCString());
   reply.header('Cache-Control', 'private, max-age=0');
   reply.header('Content-Disposition', `attachment; filename="${meta.file}"`);
+  // The client already holds these bytes: a 304 without a body (evaluated before Range, RFC 9110 §13.2.2).
+  if (etagMatches(request.headers['if-none-match'], etag)) {
+    await handle.close();
+    reply.removeHeader('Content-Type');
+    return reply.status(304).send();
+  }
   const range = request.headers.range;
   const ifRange = request.headers['if-range'];
   let start = 0;
@@ -236,6 +242,13 @@ async function sendArchive(request: FastifyRequest, reply: FastifyReply, file: s
     return reply.send();
   }
   return reply.send(handle.createReadStream({ start, end, autoClose: true }));
+}
+
+/** Whether an `If-None-Match` header names this ETag (`*`, or a list compared weakly: `W/"x"` matches `"x"`). */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const strip = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || strip(tag) === strip(etag));
 }
 
 /** A single `bytes=` range, clamped; undefined to ignore the header (serve 200); 'unsatisfiable' for 416. */
