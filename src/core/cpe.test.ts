@@ -907,7 +907,7 @@ describe('real CPEs from the shared data', () => {
 
   it('a deprecated dictionary name does not match its replacement', () => {
     const deprecated = dictionary.find((product) => product.deprecatedBy?.length)!;
-    const replacement = deprecated.deprecatedBy![0].cpeName;
+    const replacement = deprecated.deprecatedBy![0]!.cpeName;
     expect(cpeMatches(parseCpe(deprecated.cpeName), parseCpe(replacement))).toBe(false);
   });
 
@@ -917,7 +917,7 @@ describe('real CPEs from the shared data', () => {
       readdirSync(scanDirectory)
         .filter((name) => name.endsWith('.xml'))
         .flatMap((name) => [...readFileSync(new URL(name, scanDirectory), 'utf8').matchAll(/<cpe>([^<]*)<\/cpe>/g)])
-        .map((match) => match[1]),
+        .map((match) => match[1]!),
     ),
   ];
 

@@ -69,7 +69,7 @@ function describeChar(char: string): string {
 function wildcardPositionProblem(units: Unit[]): string | undefined {
   const last = units.length - 1;
   for (let i = 0; i <= last; i++) {
-    const unit = units[i];
+    const unit = units[i]!;
     if (unit.kind !== 'wildcard') continue;
     const allowed =
       unit.char === '*'
@@ -92,7 +92,7 @@ function wfnToUnits(value: string): Unit[] {
   if (text === '') throw fail('empty value');
   const units: Unit[] = [];
   for (let i = 0; i < text.length; i++) {
-    const char = text[i];
+    const char = text[i]!;
     if (char === '\\') {
       const quoted = text[++i];
       if (quoted === undefined) throw fail('ends with a lone backslash');
@@ -218,7 +218,7 @@ function unbindFsValue(field: string, attribute: CpeAttribute, text: string): st
 export function unbindFsValueByUnits(field: string, attribute: CpeAttribute, text: string): string {
   const units: Unit[] = [];
   for (let i = 0; i < field.length; i++) {
-    const char = field[i];
+    const char = field[i]!;
     const quoted = char === '\\' ? field[++i] : undefined;
     const shown = quoted ?? char;
     if (!isPrintableAscii(shown)) {
@@ -258,7 +258,7 @@ function bindFsValue(value: string): string {
 /** bindFsValue for any value (exported for the test that holds the fast path to it). */
 export function bindFsValueByUnits(value: string): string {
   const units = wfnToUnits(value);
-  if (units.length === 1 && units[0].kind === 'literal' && units[0].char === '-') return '\\-';
+  if (units.length === 1 && units[0]!.kind === 'literal' && units[0]!.char === '-') return '\\-';
   return units
     .map((u) => {
       if (u.kind === 'wildcard' || isUnreserved(u.char) || u.char === '.' || u.char === '-') {
@@ -288,7 +288,7 @@ function bindUriValue(value: string): string {
   if (value === ANY) return '';
   if (value === NA) return '-';
   const units = wfnToUnits(value);
-  if (units.length === 1 && units[0].kind === 'literal' && units[0].char === '-') return '%2d';
+  if (units.length === 1 && units[0]!.kind === 'literal' && units[0]!.char === '-') return '%2d';
   return units
     .map((u) => {
       if (u.kind === 'wildcard') return u.char === '?' ? '%01' : '%02';
@@ -307,7 +307,7 @@ function decodeUriValue(component: string, attribute: CpeAttribute, text: string
   if (component === NA) return NA;
   const units: Unit[] = [];
   for (let i = 0; i < component.length; i++) {
-    const char = component[i];
+    const char = component[i]!;
     if (char === '%') {
       const form = component.slice(i, i + 3);
       units.push(decodePercentForm(form, attribute, text));
@@ -322,7 +322,7 @@ function decodeUriValue(component: string, attribute: CpeAttribute, text: string
       units.push(literal(char));
     }
   }
-  if (units.length === 1 && isWildcard(units[0], '*')) return ANY;
+  if (units.length === 1 && isWildcard(units[0]!, '*')) return ANY;
   const problem = wildcardPositionProblem(units);
   if (problem) throw cpeError(text, `${problem} of ${attribute}`);
   return unitsToWfn(units);
@@ -346,7 +346,7 @@ function parseUri(text: string): Wfn {
   }
   const wfn = Object.fromEntries(CPE_ATTRIBUTES.map((a) => [a, ANY])) as Wfn;
   components.forEach((component, i) => {
-    const attribute = CPE_ATTRIBUTES[i];
+    const attribute = CPE_ATTRIBUTES[i]!; // at most CPE_ATTRIBUTES.length components (checked above)
     if (attribute === 'edition' && component.startsWith('~')) {
       if (components.length > URI_ATTRIBUTES.length) {
         throw cpeError(text, 'has both a packed edition and extra components');
@@ -365,7 +365,7 @@ function unpackEdition(packed: string, wfn: Wfn, text: string): void {
     throw cpeError(text, `packed edition has ${parts.length} "~"-separated parts, expected 5`);
   }
   PACKED_ATTRIBUTES.forEach((attribute, i) => {
-    wfn[attribute] = decodeUriValue(parts[i], attribute, text);
+    wfn[attribute] = decodeUriValue(parts[i]!, attribute, text);
   });
 }
 
@@ -497,18 +497,19 @@ function splitPattern(units: Unit[]): Pattern {
   let end = units.length;
   let lead: Span = { any: false, exactly: 0 };
   let trail: Span = { any: false, exactly: 0 };
-  if (isWildcard(units[0], '*')) {
+  // Valid units are never empty (an empty value is refused when read).
+  if (isWildcard(units[0]!, '*')) {
     lead = { any: true };
     start = 1;
   } else {
-    while (start < end && isWildcard(units[start], '?')) start++;
+    while (start < end && isWildcard(units[start]!, '?')) start++;
     lead = { any: false, exactly: start };
   }
-  if (end > start && isWildcard(units[end - 1], '*')) {
+  if (end > start && isWildcard(units[end - 1]!, '*')) {
     trail = { any: true };
     end--;
   } else {
-    while (end > start && isWildcard(units[end - 1], '?')) end--;
+    while (end > start && isWildcard(units[end - 1]!, '?')) end--;
     trail = { any: false, exactly: units.length - end };
   }
   return { lead, middle: units.slice(start, end).map((u) => u.char), trail };

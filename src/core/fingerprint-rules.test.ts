@@ -88,14 +88,15 @@ describe('classifyFingerprints', () => {
 
 /** Just enough nmap XML reading for these tests: service attributes and script outputs per port. */
 function nmapPorts(xml: string): { portid: string; fingerprint: Fingerprint }[] {
-  return [...xml.matchAll(/<port protocol="\w+" portid="(\d+)">([\s\S]*?)<\/port>/g)].map(([, portid, body]) => {
+  return [...xml.matchAll(/<port protocol="\w+" portid="(\d+)">([\s\S]*?)<\/port>/g)].map((port) => {
+    const [portid, body] = [port[1]!, port[2]!];
     const fingerprint: Fingerprint = {};
     const service = /<service ([^>]*)>/.exec(body)?.[1] ?? '';
     for (const [, name, value] of service.matchAll(/(\w+)="([^"]*)"/g)) {
-      fingerprint[name === 'name' ? 'service' : name] = decode(value);
+      fingerprint[name === 'name' ? 'service' : name!] = decode(value!);
     }
     for (const [, id, output] of body.matchAll(/<script id="([^"]+)" output="([^"]*)"/g)) {
-      fingerprint[id] = decode(output);
+      fingerprint[id!] = decode(output!);
     }
     return { portid, fingerprint };
   });

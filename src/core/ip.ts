@@ -107,7 +107,7 @@ function parseIpv6(text: string): bigint | string {
   if (headGroups.includes('') || tailGroups.includes('')) return 'empty group (stray ":")';
 
   // The dotted quad may only be the last group; popping it leaves the hex groups in place.
-  const embedded = lastSide.length > 0 && lastSide[lastSide.length - 1].includes('.');
+  const embedded = lastSide.length > 0 && lastSide[lastSide.length - 1]!.includes('.');
   const embeddedIpv4 = embedded ? parseIpv4(lastSide.pop()!) : undefined;
   if (typeof embeddedIpv4 === 'string') return `embedded IPv4 address: ${embeddedIpv4}`;
 

@@ -71,7 +71,7 @@ const TYPE_RULES: Record<string, TypeRule> = {
 
 /** Applies the type's case rules and checks its required/prohibited components. */
 function normalize(purl: PackageUrl, text: string): PackageUrl {
-  const rule = Object.hasOwn(TYPE_RULES, purl.type) ? TYPE_RULES[purl.type] : {};
+  const rule = Object.hasOwn(TYPE_RULES, purl.type) ? TYPE_RULES[purl.type]! : {};
   const namespace = purl.namespace && rule.lowerNamespace ? purl.namespace.toLowerCase() : purl.namespace;
   let name = rule.lowerName ? purl.name.toLowerCase() : purl.name;
   if (rule.normalizeName) name = rule.normalizeName(name);

@@ -9,7 +9,7 @@ const union = (a: string[], b: string[]) => (b.length === 0 ? a : [...new Set([.
 export async function applyKnowledge(writes: HostWrite[], matcher: CveMatcher): Promise<void> {
   const matches = await matcher.matchAll(writes.map(contextOf));
   writes.forEach((write, i) => {
-    write.knowledgeCves = matches[i].confirmed;
+    write.knowledgeCves = matches[i]!.confirmed; // one match per context, in order
     write.cves = union(write.scannerCves, write.knowledgeCves);
   });
 }

@@ -97,7 +97,7 @@ describe.runIf(REDIS_URL).each(engineCases())('rate limits shared through Redis 
   let first: TestApp;
   let second: SecondApp;
   let fallback: SecondApp;
-  const tokens: Record<string, string> = {};
+  const tokens = { a: '', b: '', f: '' };
   beforeAll(async () => {
     const env = { VULNSCOPE_RATE_LIMIT: '4/1h', VULNSCOPE_REDIS_URL: REDIS_URL! };
     first = await startTestApp(engine, env);
@@ -108,7 +108,7 @@ describe.runIf(REDIS_URL).each(engineCases())('rate limits shared through Redis 
       VULNSCOPE_REDIS_URL: 'redis://127.0.0.1:1',
     });
     await loadRecords(first.storage, 'alpha', [advisory('CVE-2024-0001')]);
-    for (const name of ['a', 'b', 'f']) tokens[name] = (await first.storage.tokens.create(name)).token;
+    for (const name of ['a', 'b', 'f'] as const) tokens[name] = (await first.storage.tokens.create(name)).token;
   });
   afterAll(async () => {
     await second?.close();

@@ -107,7 +107,7 @@ class SearchTree {
     }
     let node = this.root;
     for (let depth = 0; depth < prefix; depth++) {
-      const bit = Number((address >> BigInt(this.depth - 1 - depth)) & 1n);
+      const bit = Number((address >> BigInt(this.depth - 1 - depth)) & 1n) as 0 | 1;
       if (depth === prefix - 1) {
         node.children[bit] = leaf;
         return;
@@ -128,7 +128,7 @@ class SearchTree {
   numberedNodes(): TreeNode[] {
     const nodes: TreeNode[] = [this.root];
     for (let i = 0; i < nodes.length; i++) {
-      for (const child of nodes[i].children) if (child.kind === 'node') nodes.push(child.node);
+      for (const child of nodes[i]!.children) if (child.kind === 'node') nodes.push(child.node);
     }
     return nodes;
   }
@@ -150,7 +150,8 @@ function encodeTree(nodes: TreeNode[], recordSize: 24 | 28 | 32): Buffer {
   const nodeBytes = recordSize / 4;
   const out = Buffer.alloc(nodes.length * nodeBytes);
   nodes.forEach((node, index) => {
-    const [left, right] = node.children.map(recordValue);
+    const left = recordValue(node.children[0]);
+    const right = recordValue(node.children[1]);
     if (Math.max(left, right) >= 2 ** recordSize) {
       throw new Error(`record size ${recordSize} is too small for record value ${Math.max(left, right)}`);
     }

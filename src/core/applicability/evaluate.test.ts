@@ -536,8 +536,8 @@ describe('evidence fields', () => {
   it('names what the context left open', () => {
     const app = single(vulnerable('cpe:2.3:a:jenkins:jenkins:*:*:*:*:-:*:*:*', { endExcluding: '2.442' }));
     const [row] = evaluateApplicability(app, [fingerprint('cpe:2.3:a:jenkins:jenkins:2.441:*:*:*:*:*:*:*')]);
-    expect(row.unknownAttributes).toEqual(['sw_edition']);
-    expect(row.confirmed).toBe(false);
+    expect(row!.unknownAttributes).toEqual(['sw_edition']);
+    expect(row!.confirmed).toBe(false);
   });
 
   it('an OS CPE of the host is evidence too', () => {
@@ -685,7 +685,7 @@ describe('§2.5: CVE 5 affected entries that name CPEs', () => {
   it('range text for an unknown status lists the versions and the default', () => {
     const app = cve5(entry(EXAMPLE, { versions: [range('1.0.0', '1.0.6')], defaultStatus: 'unknown' }));
     const [row] = evaluateApplicability(app, [example('2.0.0')]);
-    expect(row.range).toBe('1.0.0 <= v < 1.0.6 (semver); defaultStatus unknown');
+    expect(row!.range).toBe('1.0.0 <= v < 1.0.6 (semver); defaultStatus unknown');
   });
 
   it('range text names the entry that decided', () => {

@@ -124,14 +124,14 @@ function configurationEvidence(
   const outcomes = configuration.nodes.map((node) => node.cpeMatch.map((c) => evaluateCpeMatch(c, context)));
   const whole = configurationValue(
     configuration,
-    configuration.nodes.map((node, i) => nodeValue(node, outcomes[i])),
+    configuration.nodes.map((node, i) => nodeValue(node, outcomes[i]!)),
   );
   if (whole === 'F') return [];
   const out: CveEvidence[] = [];
   configuration.nodes.forEach((node, i) => {
     // Under an odd number of negations a satisfied criterion argues against the CVE.
     if (node.negate !== configuration.negate) return;
-    for (const outcome of outcomes[i]) {
+    for (const outcome of outcomes[i]!) {
       if (!outcome.criterion.vulnerable) continue;
       for (const hit of outcome.hits) out.push(evidenceOf(cve, hit, outcome.criterion.criteria, source, whole));
     }

@@ -105,7 +105,7 @@ describe('applicabilityOfRecord: nist-nvd2 (x_nvdConfigurations)', () => {
       ]),
       'nist-nvd2',
     );
-    const node = app?.statements[0].configurations[0].nodes[0];
+    const node = app!.statements[0]!.configurations[0]!.nodes[0];
     expect(node?.cpeMatch.map((c) => c.criteria)).toEqual([APP]);
     expect(node?.invalidCriteria).toEqual(['cpe:2.3:a:broken', 'null']);
   });
@@ -123,7 +123,7 @@ describe('applicabilityOfRecord: nist-nvd2 (x_nvdConfigurations)', () => {
     const app = applicabilityOfRecord(convertNvdCve(cve), 'nist-nvd2');
     expect(app?.cveId).toBe('CVE-2021-41617');
     expect(app?.statements).toHaveLength(1);
-    const configurations = app?.statements[0].configurations ?? [];
+    const configurations = app!.statements[0]!.configurations;
     expect(configurations).toHaveLength(7);
     expect(configurations[3]).toEqual({
       operator: 'AND',

@@ -394,7 +394,7 @@ describe('the key prefilter has no false negatives (property)', () => {
           names.forEach((name, i) => {
             if (!isMatch(relateCriterion(wfn, range, name))) return;
             checked++;
-            if (!rows.some((row) => rowMayMatch(row, lookups[i]))) {
+            if (!rows.some((row) => rowMayMatch(row, lookups[i]!))) {
               expect.fail(`${criteria} ${JSON.stringify(range ?? {})} misses ${formatCpe23(name)}`);
             }
           });
@@ -417,7 +417,7 @@ describe('the key prefilter has no false negatives (property)', () => {
             ...(versions.length > 0 ? { versions } : {}),
             ...(defaultStatus ? { defaultStatus } : {}),
           };
-          const relation = relateAffected(parseCpe(entry.cpes[0]), entry, name);
+          const relation = relateAffected(parseCpe(entry.cpes[0]!), entry, name);
           if (!isMatch(relation)) return;
           matched.cve5++;
           expect(prefilterPasses(indexedCriteria(adpApp(entry)), name)).toBe(true);

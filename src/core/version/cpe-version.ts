@@ -35,7 +35,10 @@ export function foldUpdate(version: string, update: string): string {
   if (lowered === '' || NEUTRAL_UPDATE.test(lowered)) return version;
   const patch = PATCH_UPDATE.exec(lowered);
   // Own keys only: an update such as `constructor1` must not find what every object inherits.
-  if (patch && Object.hasOwn(PATCH_WORDS, patch[1])) return version + PATCH_WORDS[patch[1]] + patch[2];
+  if (patch) {
+    const word = patch[1]!; // both groups always take part in a match
+    if (Object.hasOwn(PATCH_WORDS, word)) return version + PATCH_WORDS[word]! + patch[2]!;
+  }
   if (PRE_RELEASE_UPDATE.test(lowered)) return `${version}-${lowered}`;
   // A bare number (a build) extends the version; anything else is kept for the comparator to rank.
   if (/^\d+$/.test(lowered)) return `${version}.${lowered}`;

@@ -490,7 +490,7 @@ const statusesFor = (version: string, products: Cve5Product[]) =>
 
 describe('affectedStatus on real CVE 5 records (cisagov/vulnrichment)', () => {
   it('CVE-2019-25162 (Linux kernel): the git product never decides; the release product does', () => {
-    const [gitProduct, releaseProduct] = cnaProducts('CVE-2019-25162');
+    const [gitProduct, releaseProduct] = cnaProducts('CVE-2019-25162') as [Cve5Product, Cve5Product];
     const rows: Array<[string, string]> = [
       ['4.2', 'unaffected'], // 0 <= v < 4.3
       ['4.3', 'affected'], // the introducing release, listed first
@@ -511,7 +511,11 @@ describe('affectedStatus on real CVE 5 records (cisagov/vulnrichment)', () => {
   });
 
   it('CVE-2022-41335 (Fortinet): semver ranges per product, and "1.2.*" line bounds', () => {
-    const [switchManager, fortiOs, fortiProxy] = cnaProducts('CVE-2022-41335');
+    const [switchManager, fortiOs, fortiProxy] = cnaProducts('CVE-2022-41335') as [
+      Cve5Product,
+      Cve5Product,
+      Cve5Product,
+    ];
     expect(affectedStatus('7.2.0', switchManager).status).toBe('affected');
     expect(affectedStatus('7.2.1', switchManager).status).toBe('unaffected');
     expect(affectedStatus('7.2.2', fortiOs)).toMatchObject({ status: 'affected', confidence: 'exact' });
@@ -524,7 +528,7 @@ describe('affectedStatus on real CVE 5 records (cisagov/vulnrichment)', () => {
   });
 
   it('CVE-2020-7924 (MongoDB): custom ranges, and a "0*" line bound', () => {
-    const [tools, mongomirror] = cnaProducts('CVE-2020-7924');
+    const [tools, mongomirror] = cnaProducts('CVE-2020-7924') as [Cve5Product, Cve5Product];
     expect(affectedStatus('4.2.10', tools)).toMatchObject({ status: 'affected', confidence: 'heuristic' });
     expect(affectedStatus('4.2.11', tools).status).toBe('unaffected');
     expect(affectedStatus('100.1.9', tools).status).toBe('affected');
@@ -533,14 +537,14 @@ describe('affectedStatus on real CVE 5 records (cisagov/vulnrichment)', () => {
   });
 
   it('CVE-2020-11053 / CVE-2020-5245 / CVE-2016-8318: ranges stuffed into "version", read leniently', () => {
-    const [oauth2Proxy] = cnaProducts('CVE-2020-11053');
+    const [oauth2Proxy] = cnaProducts('CVE-2020-11053') as [Cve5Product];
     expect(affectedStatus('5.1.0', oauth2Proxy)).toMatchObject({ status: 'affected', confidence: 'heuristic' });
     expect(affectedStatus('5.1.1', oauth2Proxy).status).toBe('unknown'); // no defaultStatus
-    const [dropwizard] = cnaProducts('CVE-2020-5245');
+    const [dropwizard] = cnaProducts('CVE-2020-5245') as [Cve5Product];
     expect(affectedStatus('1.3.18', dropwizard).status).toBe('affected');
     expect(affectedStatus('2.0.1', dropwizard).status).toBe('affected');
     expect(affectedStatus('2.0.2', dropwizard).status).toBe('unknown');
-    const [mysql] = cnaProducts('CVE-2016-8318');
+    const [mysql] = cnaProducts('CVE-2016-8318') as [Cve5Product];
     expect(affectedStatus('5.7.16', mysql).status).toBe('affected');
   });
 
@@ -548,7 +552,7 @@ describe('affectedStatus on real CVE 5 records (cisagov/vulnrichment)', () => {
     const record = vulnrichmentRecord('CVE-2018-0824');
     expect(statusesFor('1607', record.containers.cna.affected ?? [])).toEqual(['unknown']);
     const adp = record.containers.adp?.find((a) => a.providerMetadata?.shortName === 'CISA-ADP');
-    const windows1607 = (adp?.affected ?? [])[0];
+    const windows1607 = (adp?.affected ?? [])[0]!;
     expect(affectedStatus('1607', windows1607).status).toBe('affected');
     expect(affectedStatus('1703', windows1607).status).toBe('unknown'); // defaultStatus unknown
   });
@@ -557,8 +561,8 @@ describe('affectedStatus on real CVE 5 records (cisagov/vulnrichment)', () => {
     const record = vulnrichmentRecord('CVE-2022-40705');
     expect(statusesFor('2.3', record.containers.cna.affected ?? [])).toEqual(['unknown']);
     const adp = record.containers.adp?.find((a) => a.affected)?.affected ?? [];
-    expect(affectedStatus('2.3', adp[0])).toMatchObject({ status: 'affected', confidence: 'heuristic' });
-    expect(affectedStatus('2.1', adp[0]).status).toBe('unknown'); // below 2.2, defaultStatus unknown
+    expect(affectedStatus('2.3', adp[0]!)).toMatchObject({ status: 'affected', confidence: 'heuristic' });
+    expect(affectedStatus('2.1', adp[0]!).status).toBe('unknown'); // below 2.2, defaultStatus unknown
   });
 });
 
@@ -641,14 +645,14 @@ describe('affectedStatus on the Apache HTTP Server CNA records', () => {
     ['CVE-2006-20001', '2.2.34', 'unaffected'],
   ];
   it.each(cve5Rows)('%s: %s is %s', (id, version, status) => {
-    const [apache] = httpdRecord(id).containers?.cna.affected ?? [];
+    const [apache] = (httpdRecord(id).containers?.cna.affected ?? []) as [Cve5Product];
     expect(affectedStatus(version, apache).status).toBe(status);
   });
 
   it('a "2.4" lower bound under semver is compared heuristically, and says so', () => {
-    const [apache] = httpdRecord('CVE-2006-20001').containers?.cna.affected ?? [];
+    const [apache] = (httpdRecord('CVE-2006-20001').containers?.cna.affected ?? []) as [Cve5Product];
     expect(affectedStatus('2.4.54', apache).confidence).toBe('heuristic');
-    const [exact] = httpdRecord('CVE-2024-38476').containers?.cna.affected ?? [];
+    const [exact] = (httpdRecord('CVE-2024-38476').containers?.cna.affected ?? []) as [Cve5Product];
     expect(affectedStatus('2.4.54', exact).confidence).toBe('exact');
   });
 

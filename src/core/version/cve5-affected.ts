@@ -240,8 +240,8 @@ export function affectedStatus(version: string, product: Cve5Product): AffectedS
     );
   }
   if (possible.size === 1) {
-    const [status] = possible;
-    return { status, confidence: weakest(...confidences), reason: notes.join('; ') };
+    const [status] = possible; // the only one
+    return { status: status!, confidence: weakest(...confidences), reason: notes.join('; ') };
   }
   return {
     status: 'unknown',

@@ -14,7 +14,7 @@ interface DebianVersion {
 function parse(text: string): DebianVersion | undefined {
   const match = /^(?:(\d+):)?(.+?)(?:-([A-Za-z0-9.+~]+))?$/.exec(text.trim());
   if (!match) return undefined;
-  const [, epoch, upstream, revision] = match;
+  const [, epoch, upstream = '', revision] = match; // upstream (.+?) always takes part
   if (!/^[0-9][A-Za-z0-9.+~:-]*$/.test(upstream)) return undefined;
   return { epoch: BigInt(epoch ?? '0'), upstream, revision: revision ?? '' };
 }
@@ -34,7 +34,7 @@ export function verrevcmp(a: string, b: string): Order {
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
-    while ((i < a.length && !isDigit(a[i])) || (j < b.length && !isDigit(b[j]))) {
+    while ((i < a.length && !isDigit(a[i]!)) || (j < b.length && !isDigit(b[j]!))) {
       const difference = weight(a.charAt(i)) - weight(b.charAt(j));
       if (difference !== 0) return sign(difference);
       i++;

@@ -13,26 +13,27 @@ export interface Constraint {
 
 /** A version, optionally with a spaced patch suffix as Siemens writes it (`V4.1.1 Patch04`). */
 const VERSION = String.raw`(v?\d[^\s,;]*(?: (?:patch|sp|update|hotfix|build) ?\d[^\s,;]*)?)`;
+// Every VERSION group takes part in a match, so `m[1]!` and `m[2]!` below are always there.
 const PATTERNS: Array<[RegExp, (m: RegExpExecArray) => Constraint[]]> = [
   [
     new RegExp(`^(?:from )?${VERSION} (?:through|to|until|up to) ${VERSION}$`),
     (m) => [
-      { operator: '>=', version: m[1] },
-      { operator: '<=', version: m[2] },
+      { operator: '>=', version: m[1]! },
+      { operator: '<=', version: m[2]! },
     ],
   ],
   [
     new RegExp(`^(?:before|prior to|earlier than|below|lower than|older than) ${VERSION}$`),
-    (m) => [{ operator: '<', version: m[1] }],
+    (m) => [{ operator: '<', version: m[1]! }],
   ],
-  [new RegExp(`^(?:up to(?: and including)?|through|until) ${VERSION}$`), (m) => [{ operator: '<=', version: m[1] }]],
+  [new RegExp(`^(?:up to(?: and including)?|through|until) ${VERSION}$`), (m) => [{ operator: '<=', version: m[1]! }]],
   [
     new RegExp(`^${VERSION} (?:and|or) (?:earlier|prior|below|lower|older|before)$`),
-    (m) => [{ operator: '<=', version: m[1] }],
+    (m) => [{ operator: '<=', version: m[1]! }],
   ],
   [
     new RegExp(`^${VERSION} (?:and|or) (?:later|above|higher|newer|after)$`),
-    (m) => [{ operator: '>=', version: m[1] }],
+    (m) => [{ operator: '>=', version: m[1]! }],
   ],
 ];
 
@@ -55,7 +56,8 @@ function parseOperatorList(text: string): Constraint[] | undefined {
   for (const part of parts) {
     const match = OPERATOR_CONSTRAINT.exec(part);
     if (!match) return undefined;
-    constraints.push({ operator: OPERATORS[match[1]], version: match[2] });
+    // The operator group only matches OPERATORS' keys, and both groups always take part.
+    constraints.push({ operator: OPERATORS[match[1]!]!, version: match[2]! });
   }
   return constraints.length > 0 ? constraints : undefined;
 }

@@ -8,7 +8,7 @@ import { sign, type Order } from './comparison.js';
 /** The release numbers of a line (`2.4.*`, `2.4.x` → [2, 4]), or `undefined` if not one. */
 export function parseLineBound(text: string): bigint[] | undefined {
   const match = /^v?(\d+(?:\.\d+)*)(?:\.?\*|\.x)$/i.exec(text.trim());
-  return match ? match[1].split('.').map((part) => BigInt(part)) : undefined;
+  return match ? match[1]!.split('.').map((part) => BigInt(part)) : undefined; // group 1 always takes part
 }
 
 /**
@@ -26,7 +26,7 @@ export function compareToLine(version: string, line: bigint[]): Order | undefine
   if (!release) return undefined;
   const numbers = release[0].split('.').map((part) => BigInt(part));
   for (let i = 0; i < line.length; i++) {
-    const order = sign((numbers[i] ?? 0n) - line[i]);
+    const order = sign((numbers[i] ?? 0n) - line[i]!);
     if (order !== 0) return order;
   }
   return 0;

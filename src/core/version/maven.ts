@@ -30,7 +30,7 @@ function isNull(item: Item): boolean {
 /** Drops trailing null items (0, "", empty lists) up to the last non-list item. */
 function normalize(list: Item & { kind: 'list' }): void {
   for (let i = list.items.length - 1; i >= 0; i--) {
-    const last = list.items[i];
+    const last = list.items[i]!;
     if (isNull(last)) list.items.splice(i, 1);
     else if (last.kind !== 'list') break;
   }
@@ -50,7 +50,7 @@ function parse(version: string): Item {
   let isDigit = false;
   let start = 0;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
+    const c = text[i]!;
     if (c === '.' || c === '-') {
       list.items.push(i === start ? { kind: 'int', value: 0n } : parseItem(isDigit, text.slice(start, i)));
       start = i + 1;
@@ -94,7 +94,7 @@ function compareItems(a: Item, b: Item | undefined): Order {
     if (b.kind === 'string') return compareText(qualifierKey(a.value), qualifierKey(b.value));
     return -1;
   }
-  if (!b) return a.items.length === 0 ? 0 : compareItems(a.items[0], undefined);
+  if (!b) return a.items.length === 0 ? 0 : compareItems(a.items[0]!, undefined);
   if (b.kind === 'int') return -1;
   if (b.kind === 'string') return 1;
   for (let i = 0; i < Math.max(a.items.length, b.items.length); i++) {

@@ -59,8 +59,8 @@ const ECOSYSTEM_SCHEMES: Record<string, string> = {
  * `custom`, i.e. the vendor comparator with heuristic confidence.
  */
 export function osvVersionScheme(ecosystem: string | undefined): string {
-  const base = (ecosystem ?? '').split(':')[0].trim().toLowerCase();
-  return Object.hasOwn(ECOSYSTEM_SCHEMES, base) ? ECOSYSTEM_SCHEMES[base] : 'custom';
+  const base = (ecosystem ?? '').split(':')[0]!.trim().toLowerCase(); // split gives at least one part
+  return Object.hasOwn(ECOSYSTEM_SCHEMES, base) ? ECOSYSTEM_SCHEMES[base]! : 'custom';
 }
 
 type EventKind = 'introduced' | 'fixed' | 'last_affected';
@@ -94,7 +94,8 @@ interface Interval {
 function intervalsOf(events: Event[]): Interval[] | undefined {
   const intervals: Interval[] = [];
   for (let i = 0; i < events.length; i += 2) {
-    const [start, end] = [events[i], events[i + 1]];
+    const start = events[i]!;
+    const end = events[i + 1]; // the last introduced may stay open
     if (start.kind !== 'introduced' || (end && end.kind === 'introduced')) return undefined;
     intervals.push({ start, end });
   }

@@ -35,7 +35,9 @@ const number = (text: string | undefined) => BigInt(text ?? '0');
 function parse(text: string): Pep440Key | undefined {
   const groups = PEP440.exec(text)?.groups;
   if (!groups) return undefined;
-  const release = groups.release.split('.').map((part) => BigInt(part));
+  // `release` always takes part in a match; `preLabel` whenever `pre` does, and it is one of
+  // PRE_LABEL_RANK's keys.
+  const release = groups.release!.split('.').map((part) => BigInt(part));
   while (release.length > 1 && release[release.length - 1] === 0n) release.pop();
   const hasPre = groups.pre !== undefined;
   const hasPost = groups.post !== undefined;
@@ -45,7 +47,7 @@ function parse(text: string): Pep440Key | undefined {
     release,
     // A dev release of a final version (1.0.dev1) sorts before its pre-releases (1.0a1).
     pre: hasPre
-      ? [PRE_LABEL_RANK[groups.preLabel.toLowerCase()], number(groups.preNumber)]
+      ? [PRE_LABEL_RANK[groups.preLabel!.toLowerCase()]!, number(groups.preNumber)]
       : !hasPost && hasDev
         ? -Infinity
         : Infinity,
@@ -83,7 +85,8 @@ function comparePre(a: Pep440Key['pre'], b: Pep440Key['pre']): Order {
 function compareLocal(a: Pep440Key['local'], b: Pep440Key['local']): Order {
   if (!a || !b) return sign(Number(Boolean(a)) - Number(Boolean(b)));
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const [x, y] = [a[i], b[i]];
+    const x = a[i]!;
+    const y = b[i]!;
     if (typeof x !== typeof y) return typeof x === 'bigint' ? 1 : -1;
     const order = typeof x === 'bigint' ? sign(x - (y as bigint)) : x < y ? -1 : x > y ? 1 : 0;
     if (order) return order;

@@ -14,8 +14,10 @@ interface RpmVersion {
 
 function parse(text: string): RpmVersion | undefined {
   const match = /^(?:(\d+):)?([^-\s]+)(?:-([^-\s]+))?$/.exec(text.trim());
-  if (!match || !/[0-9]/.test(match[2])) return undefined;
-  return { epoch: BigInt(match[1] ?? '0'), version: match[2], release: match[3] };
+  if (!match) return undefined;
+  const [, epoch, version = '', release] = match; // the version group always takes part
+  if (!/[0-9]/.test(version)) return undefined;
+  return { epoch: BigInt(epoch ?? '0'), version, release };
 }
 
 const isAlphanumeric = (c: string) => /^[A-Za-z0-9]$/.test(c);
@@ -26,8 +28,8 @@ export function rpmvercmp(a: string, b: string): Order {
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
-    while (i < a.length && !isAlphanumeric(a[i]) && a[i] !== '~' && a[i] !== '^') i++;
-    while (j < b.length && !isAlphanumeric(b[j]) && b[j] !== '~' && b[j] !== '^') j++;
+    while (i < a.length && !isAlphanumeric(a[i]!) && a[i] !== '~' && a[i] !== '^') i++;
+    while (j < b.length && !isAlphanumeric(b[j]!) && b[j] !== '~' && b[j] !== '^') j++;
     if (a[i] === '~' || b[j] === '~') {
       if (a[i] !== '~') return 1;
       if (b[j] !== '~') return -1;
@@ -45,12 +47,12 @@ export function rpmvercmp(a: string, b: string): Order {
       continue;
     }
     if (i >= a.length || j >= b.length) break;
-    const numeric = isDigit(a[i]);
+    const numeric = isDigit(a[i]!);
     const inSegment = numeric ? isDigit : (c: string) => /^[A-Za-z]$/.test(c);
     const startA = i;
     const startB = j;
-    while (i < a.length && inSegment(a[i])) i++;
-    while (j < b.length && inSegment(b[j])) j++;
+    while (i < a.length && inSegment(a[i]!)) i++;
+    while (j < b.length && inSegment(b[j]!)) j++;
     let left = a.slice(startA, i);
     let right = b.slice(startB, j);
     // A number against letters: the number is newer.

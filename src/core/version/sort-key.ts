@@ -55,11 +55,11 @@ export function versionSortKey(version: string): string | undefined {
   const tokenized = tokenizeVendorVersion(version);
   if (!tokenized) return undefined;
   const tokens = [...tokenized.tokens];
-  while (tokens.length > 0 && tokens[tokens.length - 1].rank === Rank.Zero) tokens.pop();
+  while (tokens.length > 0 && tokens[tokens.length - 1]!.rank === Rank.Zero) tokens.pop();
   let key = '';
   for (let i = 0; i < tokens.length; i++) {
     const nextNonZero = tokens.slice(i + 1).find((t) => t.rank !== Rank.Zero);
-    key += encodeToken(tokens[i], nextNonZero);
+    key += encodeToken(tokens[i]!, nextNonZero);
   }
   return key + TAG.end;
 }

@@ -3,7 +3,7 @@ import { compareVendor, isComparableVendorVersion } from './vendor.js';
 
 /** `a < b < c …` as adjacent pairs, plus the reversed pair. */
 function chain(...versions: string[]): Array<[string, '<', string]> {
-  return versions.slice(1).map((v, i) => [versions[i], '<', v]);
+  return versions.slice(1).map((v, i) => [versions[i]!, '<', v]);
 }
 
 const expectRelation = (a: string, relation: '<' | '=' | '>', b: string) => {

@@ -119,8 +119,8 @@ function single(v: V4Version): JsonObject[] {
 export function convertVersionData(entries: V4Version[]): JsonObject[] {
   const out: JsonObject[] = [];
   for (let i = 0; i < entries.length; i++) {
-    const a = boundOf(entries[i]);
-    const b = i + 1 < entries.length ? boundOf(entries[i + 1]) : undefined;
+    const a = boundOf(entries[i]!);
+    const b = i + 1 < entries.length ? boundOf(entries[i + 1]!) : undefined;
     if (a && b && a.kind !== b.kind) {
       const lower = a.kind === 'lower' ? a : b;
       const upper = a.kind === 'upper' ? a : b;
@@ -131,7 +131,7 @@ export function convertVersionData(entries: V4Version[]): JsonObject[] {
         continue;
       }
     }
-    out.push(...single(entries[i]));
+    out.push(...single(entries[i]!));
   }
   return out;
 }

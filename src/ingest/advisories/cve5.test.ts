@@ -157,9 +157,9 @@ for (const { name, file, expected } of VULNRICHMENT_RUNS)
         assignerShortName: 'mitre',
       });
       const adp = r.containers.adp!.find((a) => (a.providerMetadata as JsonObject).shortName === 'CISA-ADP')!;
-      expect((adp.metrics as JsonObject[])[0].cvssV3_1).toMatchObject({ baseScore: 9.8, baseSeverity: 'CRITICAL' });
-      expect((adp.metrics as JsonObject[])[1].other).toMatchObject({ type: 'ssvc', content: { id: 'CVE-1999-0006' } });
-      expect((adp.affected as JsonObject[])[0].cpes).toEqual(['cpe:2.3:a:qualcomm:qpopper:2.4:*:*:*:*:*:*:*']);
+      expect((adp.metrics as JsonObject[])[0]!.cvssV3_1).toMatchObject({ baseScore: 9.8, baseSeverity: 'CRITICAL' });
+      expect((adp.metrics as JsonObject[])[1]!.other).toMatchObject({ type: 'ssvc', content: { id: 'CVE-1999-0006' } });
+      expect((adp.affected as JsonObject[])[0]!.cpes).toEqual(['cpe:2.3:a:qualcomm:qpopper:2.4:*:*:*:*:*:*:*']);
     });
 
     it('moves the CVE 5 source object to x_source', () => {
@@ -194,21 +194,21 @@ describe('mitre-cvelist-v5 on single JSON files (the official CVE 5.1 examples)'
     expect(items).toHaveLength(1);
     const [item] = items;
     expect(item).toMatchObject({ kind: 'record', sourceId: 'CVE-1900-1234' });
-    const r = records(items)[0];
+    const r = records(items)[0]!;
     expect(contractProblems(r)).toEqual([]);
     const original = JSON.parse(fs.readFileSync(BASIC, 'utf8'));
     expect(undo(r)).toEqual(original);
   });
 
   it('advanced example: source → x_source; supportingMedia, taxonomyMappings, credits kept', async () => {
-    const [r] = records(await collect(mitreCvelistV5(ADVANCED)));
+    const r = records(await collect(mitreCvelistV5(ADVANCED)))[0]!;
     expect(contractProblems(r)).toEqual([]);
     const c = cna(r);
     expect(c.x_source).toEqual({ defects: ['EXAMPLE-1234'], advisory: 'ESA-22-11', discovery: 'EXTERNAL' });
     expect(c.source).toBeUndefined();
-    expect((c.taxonomyMappings as JsonObject[])[0].taxonomyName).toBe('ATT&CK');
-    expect(((c.descriptions as JsonObject[])[0].supportingMedia as JsonObject[])[0].type).toBe('text/html');
-    expect((c.metrics as JsonObject[])[0].cvssV4_0).toMatchObject({ baseScore: 7.8, version: '4.0' });
+    expect((c.taxonomyMappings as JsonObject[])[0]!.taxonomyName).toBe('ATT&CK');
+    expect(((c.descriptions as JsonObject[])[0]!.supportingMedia as JsonObject[])[0]!.type).toBe('text/html');
+    expect((c.metrics as JsonObject[])[0]!.cvssV4_0).toMatchObject({ baseScore: 7.8, version: '4.0' });
     expect(r.cveMetadata).toMatchObject({ serial: 1, requesterUserId: 'b3476cb9-2e3d-41a6-98d0-0f47421a65b6' });
     expect(undo(r)).toEqual(JSON.parse(fs.readFileSync(ADVANCED, 'utf8')));
   });
@@ -256,7 +256,7 @@ describe('mitre-cvelist-v5 on the Apache httpd CNA records (CVE JSON 4.0 and 5.x
         defaultStatus: 'unaffected',
       },
     ]);
-    expect((c.descriptions as JsonObject[])[0].lang).toBe('en');
+    expect((c.descriptions as JsonObject[])[0]!.lang).toBe('en');
     expect(c.metrics).toEqual([{ other: { type: 'Textual description of severity', content: { text: 'important' } } }]);
     expect(c.timeline).toEqual([{ lang: 'en', value: '1.3.2 released', time: '1998-09-23T00:00:00Z' }]);
     expect(c.problemTypes).toEqual([
@@ -279,7 +279,7 @@ describe('mitre-cvelist-v5 on the Apache httpd CNA records (CVE JSON 4.0 and 5.x
   });
 
   it('puts the 4.0 platform into affected[].platforms, DATE_PUBLIC into datePublished/datePublic, credits', () => {
-    expect((cna(byId.get('CVE-2022-28330')!).affected as JsonObject[])[0].platforms).toEqual(['Windows']);
+    expect((cna(byId.get('CVE-2022-28330')!).affected as JsonObject[])[0]!.platforms).toEqual(['Windows']);
     const r = byId.get('CVE-2017-9798')!;
     expect(r.cveMetadata.datePublished).toBe('2017-09-18T00:00:00Z');
     expect(cna(r).datePublic).toBe('2017-09-18T00:00:00Z');
@@ -404,7 +404,7 @@ describe('mitre-cvelist-v5 inputs: directory tree, zip (with nested cves.zip), g
 
   it('reads a gzipped single record and a JSON array of records', async () => {
     expect(
-      records(await collect(mitreCvelistV5(write('one.json.gz', gzipSync(withId('CVE-2024-0005'))))))[0].cveMetadata
+      records(await collect(mitreCvelistV5(write('one.json.gz', gzipSync(withId('CVE-2024-0005'))))))[0]!.cveMetadata
         .cveId,
     ).toBe('CVE-2024-0005');
     const array = `[${withId('CVE-2024-0006')}, ${withId('CVE-2024-0007')}]`;

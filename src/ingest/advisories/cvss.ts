@@ -59,8 +59,10 @@ function metricsOf(parts: string[]): Map<string, string> | undefined {
   const map = new Map<string, string>();
   for (const part of parts) {
     const match = /^([A-Za-z]+):([A-Za-z]+)$/.exec(part);
-    if (!match || map.has(match[1])) return undefined;
-    map.set(match[1], match[2]);
+    if (!match) return undefined;
+    const metric = match[1]!; // both groups always take part in a match
+    if (map.has(metric)) return undefined;
+    map.set(metric, match[2]!);
   }
   return map;
 }
@@ -94,6 +96,9 @@ function roundup31(x: number): number {
 }
 const roundup30 = (x: number) => Math.ceil(x * 10) / 10;
 
+// The scores are computed after `named` accepted the metrics (each required one present, with a
+// known value), so every table lookup below finds its entry.
+
 function score3(m: Map<string, string>, minor: '0' | '1'): number {
   const changed = m.get('S') === 'C';
   const cia = { H: 0.56, L: 0.22, N: 0 } as Record<string, number>;
@@ -101,7 +106,7 @@ function score3(m: Map<string, string>, minor: '0' | '1'): number {
   const ac = { L: 0.77, H: 0.44 }[m.get('AC')!]!;
   const pr = (changed ? { N: 0.85, L: 0.68, H: 0.5 } : { N: 0.85, L: 0.62, H: 0.27 })[m.get('PR')!]!;
   const ui = { N: 0.85, R: 0.62 }[m.get('UI')!]!;
-  const iss = 1 - (1 - cia[m.get('C')!]) * (1 - cia[m.get('I')!]) * (1 - cia[m.get('A')!]);
+  const iss = 1 - (1 - cia[m.get('C')!]!) * (1 - cia[m.get('I')!]!) * (1 - cia[m.get('A')!]!);
   const impact = changed ? 7.52 * (iss - 0.029) - 3.25 * (iss - 0.02) ** 15 : 6.42 * iss;
   const exploitability = 8.22 * av * ac * pr * ui;
   if (impact <= 0) return 0;
@@ -111,7 +116,7 @@ function score3(m: Map<string, string>, minor: '0' | '1'): number {
 
 function score2(m: Map<string, string>): number {
   const cia = { N: 0, P: 0.275, C: 0.66 } as Record<string, number>;
-  const impact = 10.41 * (1 - (1 - cia[m.get('C')!]) * (1 - cia[m.get('I')!]) * (1 - cia[m.get('A')!]));
+  const impact = 10.41 * (1 - (1 - cia[m.get('C')!]!) * (1 - cia[m.get('I')!]!) * (1 - cia[m.get('A')!]!));
   const av = { L: 0.395, A: 0.646, N: 1 }[m.get('AV')!]!;
   const ac = { H: 0.35, M: 0.61, L: 0.71 }[m.get('AC')!]!;
   const au = { M: 0.45, S: 0.56, N: 0.704 }[m.get('Au')!]!;
@@ -137,7 +142,8 @@ export function parseCvssVector(vector: string): { key: CvssKey; cvss: JsonObjec
     cvss.attackComplexity = cvss.accessComplexity; // the contract's name for v2 AC (MCvssV20)
     return { key: 'cvssV2_0', cvss };
   }
-  const [, version, body] = prefixed;
+  const version = prefixed[1]!; // both groups always take part in a match
+  const body = prefixed[2]!;
   const map = metricsOf(body.split('/'));
   if (!map) return undefined;
   if (version === '3.0' || version === '3.1') {

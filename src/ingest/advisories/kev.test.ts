@@ -26,8 +26,8 @@ describe('cisa-kev on the catalog 2025.08.25 (1,404 entries)', () => {
     expect(records(items)).toHaveLength(1404);
     expect(byId.size).toBe(1404);
     for (const r of records(items)) expect(contractProblems(r), r.cveMetadata.cveId).toEqual([]);
-    expect(items[0].sourceId).toBe('CVE-2025-48384');
-    expect(items[1403].sourceId).toBe('CVE-2020-29583');
+    expect(items[0]!.sourceId).toBe('CVE-2025-48384');
+    expect(items[1403]!.sourceId).toBe('CVE-2020-29583');
   });
 
   it('CVE-2025-48384: dates, title, description, affected, references from notes, CWEs, x_kev', () => {
@@ -91,7 +91,7 @@ describe('cisa-kev on the catalog 2025.08.25 (1,404 entries)', () => {
     expect(c.x_kev).toMatchObject({ knownRansomwareCampaignUse: 'Known', dueDate: '2021-12-24' });
     expect(c.affected).toEqual([{ vendor: 'Apache', product: 'Log4j2' }]);
     expect(c.references).toEqual([{ url: 'https://nvd.nist.gov/vuln/detail/CVE-2021-44228' }]);
-    expect(((c.problemTypes as JsonObject[])[0].descriptions as JsonObject[]).map((d) => d.cweId)).toEqual([
+    expect(((c.problemTypes as JsonObject[])[0]!.descriptions as JsonObject[]).map((d) => d.cweId)).toEqual([
       'CWE-20',
       'CWE-400',
       'CWE-502',
@@ -145,7 +145,7 @@ describe('cisa-kev inputs and failures', () => {
       '|/kev.json.gz#/vulnerabilities/2|KEV entry is not an object',
       'CVE-2024-0002',
     ]);
-    const r = records(items)[0];
+    const r = records(items)[0]!;
     expect(r.cveMetadata.dateUpdated).toBe('2024-01-02T00:00:00Z');
     expect(cna(r).references).toEqual([{ url: 'https://example.com/a' }, { url: 'https://example.com/b' }]);
     expect(cna(r).problemTypes).toBeUndefined();

@@ -50,7 +50,7 @@ describe('conformObject', () => {
     };
     const record = minimal(cna);
     (record.cveMetadata as JsonObject).serial = '1';
-    const moved = conformObject(record, ADVISORY_SHAPES.MitreCVEListV5Ref);
+    const moved = conformObject(record, ADVISORY_SHAPES.MitreCVEListV5Ref!);
     expect(moved.sort()).toEqual([
       '/containers/cna/metrics/0/cvssV3_1/baseScore',
       '/containers/cna/references/0/tags',
@@ -69,7 +69,7 @@ describe('conformObject', () => {
 
   it('keeps an array<integer> source and moves a non-object array element list whole', () => {
     const cna: JsonObject = { source: [1, 2], affected: ['not an object'] };
-    conformObject(cna, ADVISORY_SHAPES.MCna);
+    conformObject(cna, ADVISORY_SHAPES.MCna!);
     expect(cna).toEqual({ source: [1, 2], x_affected: ['not an object'] });
   });
 });
@@ -143,8 +143,8 @@ describe('finalizeRecord', () => {
       { mcpeapplicability: { operator: 'OR' } },
     ]);
     const metrics = cna.metrics as JsonObject[];
-    expect(metrics[0].cvssV2_0).toMatchObject({ accessComplexity: 'LOW', attackComplexity: 'LOW' });
-    expect(metrics[1].cvssV4_0).toMatchObject({
+    expect(metrics[0]!.cvssV2_0).toMatchObject({ accessComplexity: 'LOW', attackComplexity: 'LOW' });
+    expect(metrics[1]!.cvssV4_0).toMatchObject({
       Automatable: 'YES',
       automatable: 'YES',
       recovery: 'USER',

@@ -42,9 +42,9 @@ describe('nist-nvd2 on a directory of NVD CVE API 2.0 cve objects (29 files)', (
       expect(c.x_nvdConfigurations).toEqual(raw.configurations);
       expect(c.cpeApplicability).toEqual((raw.configurations as JsonObject[]).map((m) => ({ mcpeapplicability: m })));
     }
-    const and = (cna(byId.get('CVE-2021-41617')!).cpeApplicability as JsonObject[])[3].mcpeapplicability as JsonObject;
+    const and = (cna(byId.get('CVE-2021-41617')!).cpeApplicability as JsonObject[])[3]!.mcpeapplicability as JsonObject;
     expect(and.operator).toBe('AND');
-    expect((and.nodes as JsonObject[]).map((n) => (n.cpeMatch as JsonObject[])[0].vulnerable)).toEqual([false, true]);
+    expect((and.nodes as JsonObject[]).map((n) => (n.cpeMatch as JsonObject[])[0]!.vulnerable)).toEqual([false, true]);
   });
 
   it('CVE-2021-44832: metadata, references, CWEs, CVSS v3.1 + v2, derived affected', () => {
@@ -90,7 +90,7 @@ describe('nist-nvd2 on a directory of NVD CVE API 2.0 cve objects (29 files)', (
       cvssV2_0: { baseScore: 8.5, accessComplexity: 'MEDIUM', attackComplexity: 'MEDIUM' },
       x_nvd: { baseSeverity: 'HIGH', acInsufInfo: false },
     });
-    const log4j = (c.affected as JsonObject[])[0];
+    const log4j = (c.affected as JsonObject[])[0]!;
     expect(log4j).toMatchObject({
       vendor: 'apache',
       product: 'log4j',
@@ -263,11 +263,11 @@ describe('nist-nvd2 inputs and failures', () => {
       'CVE-2023-0001',
       'CVE-2023-0002',
     ]);
-    const rejected = records(items)[1];
+    const rejected = records(items)[1]!;
     expect(rejected.cveMetadata.state).toBe('REJECTED');
     expect(cna(rejected).rejectedReasons).toEqual([{ lang: 'en', value: 'Rejected reason: duplicate.' }]);
     expect(cna(rejected).x_nvdEvaluatorComment).toBe('x');
-    expect(cna(records(items)[2]).x_nvdMetrics).toBe('oops');
+    expect(cna(records(items)[2]!).x_nvdMetrics).toBe('oops');
     for (const r of records(items)) expect(contractProblems(r)).toEqual([]);
   });
 });

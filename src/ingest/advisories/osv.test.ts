@@ -86,7 +86,7 @@ describe('osv: go-vulndb (4,291 entries)', () => {
     });
     const c = cna(r);
     expect(c.title).toBe('Arbitrary log line injection in github.com/gin-gonic/gin');
-    expect((c.descriptions as JsonObject[])[0].value).toMatch(/^The default Formatter for the Logger middleware/);
+    expect((c.descriptions as JsonObject[])[0]!.value).toMatch(/^The default Formatter for the Logger middleware/);
     expect(affected(r)).toEqual([
       {
         packageName: 'github.com/gin-gonic/gin',
@@ -112,12 +112,15 @@ describe('osv: go-vulndb (4,291 entries)', () => {
     expect(c.x_osvModified).toBe('0001-01-01T00:00:00Z');
     expect(c.x_osvDatabaseSpecific).toEqual({ url: 'https://pkg.go.dev/vuln/GO-2020-0001', review_status: 'REVIEWED' });
     expect(c.x_osvSchemaVersion).toBe('1.3.1');
-    expect((c.x_osvAffected as JsonObject[])[0].package).toEqual({ name: 'github.com/gin-gonic/gin', ecosystem: 'Go' });
+    expect((c.x_osvAffected as JsonObject[])[0]!.package).toEqual({
+      name: 'github.com/gin-gonic/gin',
+      ecosystem: 'Go',
+    });
     expect(c.providerMetadata).toEqual({ shortName: 'Go', dateUpdated: '2021-04-14T20:04:52Z' });
   });
 
   it('GOOS restrictions become platforms; stdlib gets a derived purl; several CVE aliases → the first, sorted', () => {
-    expect(affected(run.picked.get('GO-2021-0051')!)[0].platforms).toEqual(['windows']);
+    expect(affected(run.picked.get('GO-2021-0051')!)[0]!.platforms).toEqual(['windows']);
     expect(affected(run.picked.get('GO-2021-0067')!)[0]).toMatchObject({
       packageName: 'stdlib',
       packageURL: 'pkg:golang/stdlib',
@@ -131,7 +134,7 @@ describe('osv: go-vulndb (4,291 entries)', () => {
   it('withdrawn → REJECTED with dateRejected (zero dates left out)', () => {
     const r = run.picked.get('GO-2022-0617')!;
     expect(r.cveMetadata).toEqual({ cveId: 'CVE-2020-8562', state: 'REJECTED', dateRejected: '2024-08-21T16:25:56Z' });
-    expect(affected(r)[0].versions).toEqual([
+    expect(affected(r)[0]!.versions).toEqual([
       { version: '0', status: 'affected', lessThan: '*', versionType: 'semver' },
     ]);
   });
@@ -163,8 +166,8 @@ describe('osv: pypa (2,661 entries)', () => {
     expect(dups.reduce((n, [, ids]) => n + ids.length, 0)).toBe(937);
     expect(run.cveIdGroups.get('CVE-2021-32807')).toEqual(['PYSEC-2021-335', 'PYSEC-2021-875']);
     // Different packages: keying the store by cveId alone would lose one of them.
-    expect(affected(run.picked.get('PYSEC-2021-335')!)[0].packageName).toBe('accesscontrol');
-    expect(affected(run.picked.get('PYSEC-2021-875')!)[0].packageName).toBe('zope');
+    expect(affected(run.picked.get('PYSEC-2021-335')!)[0]!.packageName).toBe('accesscontrol');
+    expect(affected(run.picked.get('PYSEC-2021-875')!)[0]!.packageName).toBe('zope');
   });
 
   it('PYSEC-2021-335: GIT range (repo, versionType git), ECOSYSTEM ranges (python), explicit versions', () => {
@@ -175,7 +178,7 @@ describe('osv: pypa (2,661 entries)', () => {
       datePublished: '2021-07-30T22:15:00Z',
       dateUpdated: '2021-09-26T23:32:08.989778Z',
     });
-    const [a] = affected(r);
+    const a = affected(r)[0]!;
     expect(a).toMatchObject({
       packageName: 'accesscontrol',
       collectionURL: 'https://pypi.org',
@@ -199,7 +202,7 @@ describe('osv: pypa (2,661 entries)', () => {
   });
 
   it('last_affected → lessThanOrEqual; summary → title; an entry without any date', () => {
-    expect(affected(run.picked.get('PYSEC-2022-42969')!)[0].versions).toContainEqual({
+    expect(affected(run.picked.get('PYSEC-2022-42969')!)[0]!.versions).toContainEqual({
       version: '0',
       status: 'affected',
       lessThanOrEqual: '1.11.0',
@@ -252,7 +255,7 @@ describe('osv: rustsec (1,206 entries)', () => {
       platforms: ['windows'],
     });
     const v3 = run.picked.get('RUSTSEC-2016-0001')!;
-    expect((cna(v3).metrics as JsonObject[])[0].cvssV3_0).toMatchObject({
+    expect((cna(v3).metrics as JsonObject[])[0]!.cvssV3_0).toMatchObject({
       baseScore: 8.1,
       baseSeverity: 'HIGH',
       vectorString: 'CVSS:3.0/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:H',
@@ -263,10 +266,10 @@ describe('osv: rustsec (1,206 entries)', () => {
     const r = run.picked.get('RUSTSEC-2016-0005')!;
     expect(r.cveMetadata.cveId).toBe('RUSTSEC-2016-0005');
     expect(cna(r).x_aliases).toBeUndefined();
-    const raw = (cna(r).x_osvAffected as JsonObject[])[0];
+    const raw = (cna(r).x_osvAffected as JsonObject[])[0]!;
     expect(raw.ecosystem_specific).toEqual({ affects: { arch: [], os: [], functions: [] } }); // affected_functions: null omitted
     expect(raw.database_specific).toEqual({ categories: [], informational: 'unmaintained' }); // cvss: null omitted
-    expect(affected(r)[0].versions).toEqual([
+    expect(affected(r)[0]!.versions).toEqual([
       { version: '0.0.0-0', status: 'affected', lessThan: '0.2.37-0', versionType: 'semver' },
     ]);
   });

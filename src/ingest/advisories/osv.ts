@@ -66,7 +66,7 @@ const ECOSYSTEM_VERSION_TYPES: Record<string, string> = {
   SUSE: 'rpm',
 };
 
-const ecosystemBase = (ecosystem: string) => ecosystem.split(':')[0];
+const ecosystemBase = (ecosystem: string) => ecosystem.split(':')[0]!; // split gives at least one part
 
 const encodeSegments = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
@@ -82,7 +82,7 @@ export function derivePurl(ecosystem: string, name: string): string | undefined 
         ? `pkg:npm/%40${encodeSegments(name.slice(1))}`
         : `pkg:npm/${encodeURIComponent(name)}`;
     case 'maven': {
-      const [group, artifact] = name.split(':');
+      const [group = '', artifact] = name.split(':'); // split gives at least one part
       return artifact ? `pkg:maven/${encodeURIComponent(group)}/${encodeURIComponent(artifact)}` : undefined;
     }
     case 'golang':
@@ -215,7 +215,11 @@ const realDate = (value: unknown): string | undefined =>
 
 /** The CVE id a record is served under: the only CVE alias, else the first of several (by year, then number), else the OSV id. */
 export function osvCveId(id: string, aliases: string[]): string {
-  const number = (cve: string) => cve.split('-').slice(1).map(Number);
+  // The year and number of a CVE id; only ids of the form CVE-YYYY-NNNN get here (filtered below).
+  const number = (cve: string): [number, number] => {
+    const [, year, sequence] = cve.split('-');
+    return [Number(year), Number(sequence)];
+  };
   const cves = aliases
     .filter((a) => /^CVE-\d{4}-\d{4,}$/.test(a))
     .sort((a, b) => {
@@ -244,7 +248,8 @@ export function convertOsv(value: unknown): AdvisoryRecord {
   if (withdrawn) cveMetadata.dateRejected = utcTimestamp(withdrawn);
 
   const cna: JsonObject = {};
-  const provider = PROVIDERS[id.split('-')[0]] ?? id.split('-')[0];
+  const prefix = id.split('-')[0]!; // split gives at least one part
+  const provider = PROVIDERS[prefix] ?? prefix;
   cna.providerMetadata = { shortName: provider, ...(updated ? { dateUpdated: updated } : {}) };
   const summary = str(value.summary);
   const details = str(value.details);

@@ -30,7 +30,7 @@ async function values(name: string, data: string | Buffer, streamKeys: string[] 
   const file = write(name, data);
   const docs = await collect(sourceDocuments(file, () => true));
   expect(docs).toHaveLength(1);
-  return collect(documentValues(docs[0], streamKeys));
+  return collect(documentValues(docs[0]!, streamKeys));
 }
 
 describe('sourceDocuments', () => {
@@ -44,13 +44,13 @@ describe('sourceDocuments', () => {
       'tree/cves/2024/0xxx/CVE-2024-0001.json',
       'tree/cves/2024/1xxx/CVE-2024-1001.json',
     ]);
-    expect(await read(docs[1])).toBe('{"n":2}');
+    expect(await read(docs[1]!)).toBe('{"n":2}');
   });
 
   it('gunzips by magic bytes, whatever the name', async () => {
     const file = write('misnamed.json', gzipSync('{"gz":true}'));
     const [doc] = await collect(sourceDocuments(file, () => false));
-    expect(await read(doc)).toBe('{"gz":true}');
+    expect(await read(doc!)).toBe('{"gz":true}');
   });
 
   it('reads zip members, a zip inside the zip (via a temp file) and gzipped members', async () => {

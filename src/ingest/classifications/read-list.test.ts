@@ -62,7 +62,7 @@ describe('readClassificationList on lists in the public layouts', () => {
     expect(rejected).toEqual([]);
     expect(entries).toHaveLength(507);
     expect(entries.filter((entry) => entry.range.version === 6)).toHaveLength(2);
-    expect(entries[0].at).toEqual({ file: C2_TAGS, line: 2 });
+    expect(entries[0]!.at).toEqual({ file: C2_TAGS, line: 2 });
 
     expect(classificationOf(entries, '198.19.222.26')).toEqual(['c2:ares_rat']);
     expect(classificationOf(entries, '198.19.199.214')).toEqual(['c2:cobalt_strike']);
@@ -160,7 +160,7 @@ describe('readClassificationList formats', () => {
       { file: path, line: 6 },
       { file: path, line: 7 },
     ]);
-    expect(rejected[0].reason).toMatch(/invalid CIDR "not-an-ip"/);
+    expect(rejected[0]!.reason).toMatch(/invalid CIDR "not-an-ip"/);
   });
 
   it('needs --as for a plain list', async () => {

@@ -57,7 +57,7 @@ type FirstObject = { complete: false } | { complete: true; value?: JsonObject };
  */
 function scanFirstObject(text: string, from: number): FirstObject {
   let start = from;
-  while (start < text.length && /\s/.test(text[start])) start++;
+  while (start < text.length && /\s/.test(text[start]!)) start++;
   if (start >= text.length) return { complete: false };
   if (text[start] !== '{') return { complete: true };
   let depth = 0;

@@ -83,8 +83,8 @@ export function fingerprintFromCpe({ wfn, cpe }: ScannerCpe): Fingerprint {
 export function applicationFingerprints(cpes: ScannerCpe[], detectedVersion?: string): Fingerprint[] {
   const seen = new Set<string>();
   const applications = cpes.filter(isApplication).filter((c) => !seen.has(c.cpe) && seen.add(c.cpe));
-  const [only] = applications;
-  if (applications.length === 1 && detectedVersion && !hasVersion(only)) {
+  const only = applications.length === 1 ? applications[0] : undefined;
+  if (only && detectedVersion && !hasVersion(only)) {
     const versioned = withVersion(only, detectedVersion);
     if (versioned) return [fingerprintFromCpe(versioned)];
   }

@@ -77,7 +77,7 @@ describe('readScanFile', () => {
   it('reads the shared fixtures through detection', async () => {
     const dionaea = await readAll(`${SCANS}nmap_libnmap_dionaea_scan.xml`);
     expect(dionaea).toHaveLength(16);
-    expect(dionaea[0].at).toEqual({ file: `${SCANS}nmap_libnmap_dionaea_scan.xml`, line: 23 });
+    expect(dionaea[0]!.at).toEqual({ file: `${SCANS}nmap_libnmap_dionaea_scan.xml`, line: 23 });
     expect(summary(await readAll(`${SCANS}shodan_host_dns_sample.json`))).toEqual(['192.0.2.10:53/udp']);
     expect(summary(await readAll(`${SCANS}shodan_host_cropped_nginx_sample.json`))).toEqual(['198.51.100.80:80/tcp']);
     expect(summary(await readAll(`${SCANS}nmap_libnmap_2_hosts.json`))).toEqual([

@@ -74,16 +74,16 @@ describe('masscan -oJ', () => {
     const compatible = `[{"ip": "192.0.2.8", "timestamp": "1700000000", "ports": [{"port": 25, "proto": "tcp", "service": {"name": null, "banner": "220 mail ESMTP"}}]},\n{"finished": 1}]\n`;
     const items = await read(compatible);
     expect(items).toHaveLength(1);
-    expect(items[0].kind === 'observation' && items[0].observation.fingerprints).toEqual([
-      { banner: '220 mail ESMTP' },
-    ]);
+    const [item] = items;
+    expect(item?.kind === 'observation' && item.observation.fingerprints).toEqual([{ banner: '220 mail ESMTP' }]);
   });
 
   it('keeps a comma that is inside a string near the end', async () => {
     const items = await read(
       `[{"ip": "192.0.2.9", "timestamp": "1700000000", "ports": [{"port": 21, "proto": "tcp", "service": {"name": "ftp", "banner": "a,]"}}]}]`,
     );
-    expect(items[0].kind === 'observation' && items[0].observation.fingerprints[0].banner).toBe('a,]');
+    const [item] = items;
+    expect(item?.kind === 'observation' && item.observation.fingerprints[0]!.banner).toBe('a,]');
   });
 
   it('reports a broken array once and stops', async () => {

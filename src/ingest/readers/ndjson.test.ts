@@ -170,7 +170,7 @@ describe('Vulnscope observation NDJSON', () => {
 
   it('reads the example of docs/observation-format.md', async () => {
     const doc = readFileSync('docs/observation-format.md', 'utf8');
-    const example = /## Vulnscope observation NDJSON[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)![1];
+    const example = /## Vulnscope observation NDJSON[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)![1]!;
     const items = await read(example);
     expect(
       items.map((i) =>

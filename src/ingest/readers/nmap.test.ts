@@ -132,7 +132,7 @@ describe('nmap XML fixtures', () => {
       vendor: 'heimdal',
       product: 'kerberos',
     });
-    expect(find(items, '192.168.1.3', 88).fingerprints[0].version).toBeUndefined();
+    expect(find(items, '192.168.1.3', 88).fingerprints[0]!.version).toBeUndefined();
     // Five osmatches tie at 100%: all their CPEs, with the empty URI update part as ANY.
     const windows = find(items, '192.168.1.5', 2869).osCpes;
     expect(windows).toContain('cpe:2.3:o:microsoft:windows_7:*:-:professional:*:*:*:*:*');
@@ -158,9 +158,9 @@ describe('nmap XML fixtures', () => {
     const items = await readFixture('nmap_libnmap_dionaea_scan.xml');
     const all = observations(items);
     expect(all.every((o) => o.ip === '172.28.1.3')).toBe(true); // the MAC address is ignored
-    expect(all[0].hostnames).toEqual(['dionaea', 'dionaea.libnmap-testing_testing_net']); // user, then PTR
-    expect(all[0].timestamp).toBe(1606064948_000);
-    expect(all[0].osCpes).toEqual([
+    expect(all[0]!.hostnames).toEqual(['dionaea', 'dionaea.libnmap-testing_testing_net']); // user, then PTR
+    expect(all[0]!.timestamp).toBe(1606064948_000);
+    expect(all[0]!.osCpes).toEqual([
       'cpe:2.3:o:linux:linux_kernel:4:*:*:*:*:*:*:*',
       'cpe:2.3:o:linux:linux_kernel:5:*:*:*:*:*:*:*',
     ]);
@@ -222,7 +222,7 @@ describe('nmap XML rules (inline documents)', () => {
 </port>
 </ports></host>`),
     );
-    const [dns, https] = observations(items);
+    const [dns, https] = observations(items) as [Observation, Observation];
     expect(dns.ip).toBe('2001:db8::1');
     expect(dns.timestamp).toBe(1700000100_000);
     expect(dns.cves).toEqual(['CVE-2012-1667']);
@@ -242,7 +242,7 @@ describe('nmap XML rules (inline documents)', () => {
 <port protocol="tcp" portid="22"><state state="open"/><service name="ssh" product="OpenSSH" version="8.2p1 Ubuntu 4ubuntu0.5" method="probed"><cpe>cpe:/a:openbsd:openssh</cpe><cpe>cpe:/o:linux:linux_kernel</cpe></service></port>
 </ports></host>`),
     );
-    const [http, ssh] = observations(items);
+    const [http, ssh] = observations(items) as [Observation, Observation];
     expect(http.fingerprints[0]).toMatchObject({
       cpe: 'cpe:2.3:a:igor_sysoev:nginx:1.18.0:*:*:*:*:*:*:*',
       version: '1.18.0',
@@ -265,9 +265,9 @@ describe('nmap XML rules (inline documents)', () => {
   it('falls back to endtime, then nmaprun start, and rejects a host with no time at all', async () => {
     const host = (times: string) =>
       `<host ${times}><address addr="10.0.0.1" addrtype="ipv4"/><ports><port protocol="tcp" portid="80"><state state="open"/></port></ports></host>`;
-    const [fromEnd] = observations(await readXml(run(host('endtime="1700000200"'))));
+    const [fromEnd] = observations(await readXml(run(host('endtime="1700000200"')))) as [Observation];
     expect(fromEnd.timestamp).toBe(1700000200_000);
-    const [fromRun] = observations(await readXml(run(host(''))));
+    const [fromRun] = observations(await readXml(run(host('')))) as [Observation];
     expect(fromRun.timestamp).toBe(1700000000_000);
     const items = await readXml(run(host(''), 'scanner="nmap"'));
     expect(items).toEqual([
@@ -394,6 +394,20 @@ describe('nmap XML rules (inline documents)', () => {
         at: { file: 'inline.xml', line: 3 },
         reason: 'host with 2 open port(s): no IPv4 or IPv6 <address>',
       },
+    ]);
+  });
+
+  it('skips an <address> without addr instead of taking it as the IP', async () => {
+    const ports = `<ports><port protocol="tcp" portid="22"><state state="open"/></port></ports>`;
+    const withOther = await readXml(
+      run(
+        `<host starttime="1700000000"><address addrtype="ipv4"/><address addr="10.0.0.1" addrtype="ipv4"/>${ports}</host>`,
+      ),
+    );
+    expect(observations(withOther).map((o) => o.ip)).toEqual(['10.0.0.1']);
+    const alone = await readXml(run(`<host starttime="1700000000"><address addrtype="ipv4"/>${ports}</host>`));
+    expect(rejections(alone).map((item) => item.kind === 'rejected' && item.reason)).toEqual([
+      'host with 1 open port(s): no IPv4 or IPv6 <address>',
     ]);
   });
 });

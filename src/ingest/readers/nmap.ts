@@ -143,12 +143,15 @@ class NmapDocument {
         if (host && parent === 'host') host.status = attributes.state;
         break;
       case 'address':
-        if (host && parent === 'host') {
+        // An <address> without `addr` names nothing: it is skipped, not taken as the host's address.
+        if (host && parent === 'host' && attributes.addr !== undefined) {
           host.addresses.push({ addr: attributes.addr, addrtype: attributes.addrtype ?? 'ipv4' });
         }
         break;
       case 'hostname':
-        if (host && parent === 'hostnames') host.hostnames.push({ name: attributes.name, type: attributes.type });
+        if (host && parent === 'hostnames' && attributes.name !== undefined) {
+          host.hostnames.push({ name: attributes.name, type: attributes.type });
+        }
         break;
       case 'port':
         if (host && parent === 'ports') {

@@ -57,5 +57,5 @@ const toBuffer = (chunk: string | Buffer) => (typeof chunk === 'string' ? Buffer
 export function firstSignificantChar(head: Buffer): string | undefined {
   let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
   while (i < head.length && (head[i] === 0x20 || head[i] === 0x0a || head[i] === 0x0d || head[i] === 0x09)) i++;
-  return i < head.length ? String.fromCharCode(head[i]) : undefined;
+  return i < head.length ? String.fromCharCode(head[i]!) : undefined;
 }

@@ -70,7 +70,9 @@ describe('Shodan host-API fixtures', () => {
   });
 
   it('reads the cropped nginx host (no top-level ip_str) with its truncated cpe23', async () => {
-    const [observation] = observationsOf(await read(createReadStream(`${SCANS}shodan_host_cropped_nginx_sample.json`)));
+    const observation = observationsOf(
+      await read(createReadStream(`${SCANS}shodan_host_cropped_nginx_sample.json`)),
+    )[0]!;
     expect(observation).toEqual({
       ip: '198.51.100.80',
       port: 80,
@@ -106,7 +108,7 @@ describe('Shodan host-API fixtures', () => {
 
 describe('Shodan banners', () => {
   it('maps a full banner: zone-less UTC time, tags, vulns dict, cpe23, banner text', async () => {
-    const [observation] = observationsOf(await read(`${JSON.stringify(BANNER)}\n`));
+    const observation = observationsOf(await read(`${JSON.stringify(BANNER)}\n`))[0]!;
     expect(observation).toMatchObject({
       ip: '203.0.113.7',
       port: 443,
@@ -129,8 +131,8 @@ describe('Shodan banners', () => {
       version: '1.25',
       service: 'https',
     });
-    expect(observation.fingerprints[0].banner).toHaveLength(1024);
-    expect(observation.fingerprints[0].banner!.startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
+    expect(observation.fingerprints[0]!.banner).toHaveLength(1024);
+    expect(observation.fingerprints[0]!.banner!.startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
   });
 
   it('fills a versionless single CPE from the banner version and rebuilds the CPE', async () => {
@@ -141,7 +143,7 @@ describe('Shodan banners', () => {
       product: 'GoAhead',
       version: '2.5.0',
     };
-    const [observation] = observationsOf(await read(JSON.stringify(banner)));
+    const observation = observationsOf(await read(JSON.stringify(banner)))[0]!;
     expect(observation.fingerprints[0]).toMatchObject({
       cpe: 'cpe:2.3:a:embedthis:goahead:2.5.0:*:*:*:*:*:*:*',
       vendor: 'embedthis',
@@ -158,12 +160,12 @@ describe('Shodan banners', () => {
       product: 'OpenSSH',
       version: '7.4p1 Debian 10+deb9u7',
     };
-    const [observation] = observationsOf(await read(JSON.stringify(banner)));
+    const observation = observationsOf(await read(JSON.stringify(banner)))[0]!;
     expect(observation.fingerprints[0]).toMatchObject({
       cpe: 'cpe:2.3:a:openbsd:openssh:*:*:*:*:*:*:*:*',
       shodan_version: '7.4p1 Debian 10+deb9u7',
     });
-    expect(observation.fingerprints[0].version).toBeUndefined();
+    expect(observation.fingerprints[0]!.version).toBeUndefined();
   });
 
   it('falls back to CPE 2.2 entries, puts o/h CPEs in osCpes and skips unparsable ones', async () => {
@@ -173,16 +175,16 @@ describe('Shodan banners', () => {
       cpe: ['cpe:/a:openbsd:openssh:7.4', 'cpe:/o:linux:linux_kernel', 'cpe:/a:openbsd:openssh:7.4'],
       version: '7.4',
     };
-    const [observation] = observationsOf(await read(JSON.stringify(banner)));
+    const observation = observationsOf(await read(JSON.stringify(banner)))[0]!;
     expect(observation.fingerprints.map((f) => f.cpe)).toEqual(['cpe:2.3:a:openbsd:openssh:7.4:*:*:*:*:*:*:*']);
     expect(observation.osCpes).toEqual(['cpe:2.3:o:linux:linux_kernel:*:*:*:*:*:*:*:*']);
   });
 
   it('uses product/version when there is no CPE, numeric ip, default tcp transport', async () => {
     const { ip_str: _ignored, cpe: _c, cpe23: _c23, transport: _t, ...rest } = BANNER;
-    const [observation] = observationsOf(
+    const observation = observationsOf(
       await read(JSON.stringify({ ...rest, ip: 134744072, product: 'Acme httpd', version: '2.0' })),
-    );
+    )[0]!;
     expect(observation.ip).toBe('8.8.8.8');
     expect(observation.protocol).toBe('tcp');
     expect(observation.fingerprints).toEqual([
@@ -213,7 +215,7 @@ describe('Shodan banners', () => {
     ]);
     // Scanner enrichment that does not validate is dropped, the banner kept.
     const last = items[items.length - 1];
-    expect(last.kind === 'observation' && [last.observation.asn, last.observation.countryCode]).toEqual([
+    expect(last?.kind === 'observation' && [last.observation.asn, last.observation.countryCode]).toEqual([
       undefined,
       undefined,
     ]);
@@ -275,6 +277,6 @@ describe('Shodan banners', () => {
     ]);
 
     const single = await read(JSON.stringify({ ...host, data: [host.data[0]] }));
-    expect(observationsOf(single)[0].cves).toEqual(['CVE-2020-0001']);
+    expect(observationsOf(single)[0]!.cves).toEqual(['CVE-2020-0001']);
   });
 });

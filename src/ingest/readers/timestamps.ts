@@ -47,7 +47,13 @@ function parseRfc3339(text: string, options: TimestampOptions): number {
   if (!match) throw bad('expected an RFC 3339 date-time such as 2026-03-15T22:57:45Z');
   const [, year, month, day, hour, minute, second, fraction = '', zone] = match;
   if (!zone && !options.zonelessIsUtc) throw bad('a time zone offset (Z or ±hh:mm) is required');
-  const [y, mo, d, h, mi, s] = [year, month, day, hour, minute, second].map(Number);
+  // The six date and time groups always take part in a match.
+  const y = Number(year);
+  const mo = Number(month);
+  const d = Number(day);
+  const h = Number(hour);
+  const mi = Number(minute);
+  const s = Number(second);
   if (y < 1970) throw bad('before 1970');
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) throw bad('no such date');
   // 60 is a leap second; epoch time has no room for it, so it counts as the last second.

@@ -121,7 +121,7 @@ export class KnowledgeMatcher implements CveMatcher {
   }
 
   async match(context: MatchContext): Promise<ContextMatch> {
-    return (await this.matchAll([context]))[0];
+    return (await this.matchAll([context]))[0]!; // one match per context
   }
 
   /** Forgets everything cached (knowledge changed in this process). */

@@ -73,12 +73,12 @@ export async function remapHosts(
   for (;;) {
     const rows = await storage.hosts.scanMatchInputs(afterId, batchSize);
     if (rows.length === 0) break;
-    afterId = rows[rows.length - 1].id;
+    afterId = rows[rows.length - 1]!.id;
     const affected = rows.filter((row) => touches(productKeysOf([...contextOf(row).fingerprintCpes, ...row.osCpes])));
     if (affected.length === 0) continue;
     const matches = await matcher.matchAll(affected.map(contextOf));
     const updates = affected.flatMap((row, i) => {
-      const knowledgeCves = matches[i].confirmed;
+      const knowledgeCves = matches[i]!.confirmed; // one match per context, in order
       if (sameList(knowledgeCves, row.knowledgeCves)) return [];
       return [{ id: row.id, knowledgeCves, cves: [...new Set([...row.scannerCves, ...knowledgeCves])].sort() }];
     });

@@ -49,7 +49,7 @@ const fromScanner = (cve: string): EvidenceOut => ({
 export async function explainRecords(records: HostRecord[], matcher: CveMatcher): Promise<EvidenceOut[][]> {
   const matches = await matcher.matchAll(records.map(contextOf));
   return records.map((record, i) => {
-    const out = [...matches[i].evidence.map(fromKnowledge), ...record.scannerCves.map(fromScanner)];
+    const out = [...matches[i]!.evidence.map(fromKnowledge), ...record.scannerCves.map(fromScanner)]; // one match per record
     return out.sort((a, b) => (a.cve < b.cve ? -1 : a.cve > b.cve ? 1 : 0));
   });
 }
