@@ -268,18 +268,23 @@ backup
   });
 backup
   .command('list')
-  .description('list the feed backups a server offers (env VULNSCOPE_URL, VULNSCOPE_TOKEN)')
-  .option('--json', 'machine-readable output')
-  .action(async (options: { json?: boolean }) => (await commands.backup()).backupList(config(), Boolean(options.json)));
+  .description(
+    'list backups: the archives in the local backup directory for the feeds and indexes of the local database; with env VULNSCOPE_URL (and VULNSCOPE_TOKEN), those that server offers',
+  )
+  .option('--json', 'machine-readable output (locally: every archive with its path and sha256)')
+  .option('--backup-dir <dir>', 'the local backup directory (env VULNSCOPE_BACKUP_DIR, default ./data/backups)')
+  .action(async (options: { json?: boolean; backupDir?: string }) =>
+    (await commands.backup()).backupList(config({ backupDir: options.backupDir }), Boolean(options.json)),
+  );
 backup
   .command('download')
   .description(
-    "download a feed's latest backup from a server and verify its sha256 (env VULNSCOPE_URL, VULNSCOPE_TOKEN)",
+    'download the latest backup of a feed (GET /v4/backup/{feed}) or of an index such as target-intel (GET /v3/backup/{index}) from a server and verify its sha256 (env VULNSCOPE_URL, VULNSCOPE_TOKEN)',
   )
-  .argument('<feed>', 'feed name')
+  .argument('<name>', 'feed name, or index name (target-intel)')
   .option('--out <file>', 'where to write the zip (default: its name in the current directory)')
-  .action(async (feed: string, options: { out?: string }) => {
-    process.exitCode = await (await commands.backup()).backupDownload(config(), feed, options);
+  .action(async (name: string, options: { out?: string }) => {
+    process.exitCode = await (await commands.backup()).backupDownload(config(), name, options);
   });
 
 const token = program.command('token').description('manage API tokens');

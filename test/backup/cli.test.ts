@@ -86,6 +86,75 @@ describe.each(engineCases())('vulnscope backup and the official clients on the w
     expect(missing.stderr).toMatch(/VULNSCOPE_TOKEN/);
   });
 
+  it('backup download target-intel fetches the index backup (GET /v3/backup/{index}), sha256 verified', async () => {
+    const file = path.join(out, 'index.zip');
+    const result = await runCli(['backup', 'download', 'target-intel', '--out', file], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe(file);
+    expect(result.stderr).toMatch(/downloaded index target-intel: /);
+    const listing = await (
+      await fetch(`${base}/v3/backup/target-intel`, { headers: { authorization: t.token } })
+    ).json();
+    expect(sha256(fs.readFileSync(file))).toBe(listing.data[0].sha256);
+    expect(recordsOf(await unzip(fs.readFileSync(file)))).toHaveLength(2);
+
+    const cpecve = await runCli(['backup', 'download', 'cpecve'], env);
+    expect(cpecve.code).toBe(2);
+    expect(cpecve.stderr).toMatch(/cpecve.*no backup yet/);
+  });
+
+  it('backup list with VULNSCOPE_URL lists the index backups too', async () => {
+    const list = await runCli(['backup', 'list'], env);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^target-intel\s+yes\s+\d{4}-\S+\s+index$/m);
+    const json = JSON.parse((await runCli(['backup', 'list', '--json'], env)).stdout) as Array<{
+      name: string;
+      kind: string;
+      available: boolean;
+    }>;
+    expect(json.find((item) => item.name === 'target-intel')).toMatchObject({ kind: 'index', available: true });
+    expect(json.find((item) => item.name === FEED)).toMatchObject({ kind: 'feed', available: true });
+  });
+
+  it('backup list without VULNSCOPE_URL lists the archives of the local backup directory', async () => {
+    const local = { VULNSCOPE_DATABASE_URL: env.VULNSCOPE_DATABASE_URL!, VULNSCOPE_BACKUP_DIR: t.backupDir };
+    const store = new BackupStore(t.backupDir);
+    const feed = (await store.latest('v4', FEED))!;
+    const index = (await store.latest('v3', 'target-intel'))!;
+    const table = await runCli(['backup', 'list'], local);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stderr).toContain(`archives in ${t.backupDir}`);
+    expect(table.stdout).toMatch(/^NAME\s+KIND\s+FILE\s+WRITTEN\s+RECORDS\s+BYTES\s+CURRENT$/m);
+    expect(table.stdout).toMatch(
+      new RegExp(`^${FEED}\\s+feed\\s+${feed.file}\\s+\\S+\\s+1,500\\s+[\\d,]+\\s+yes$`, 'm'),
+    );
+    expect(table.stdout).toMatch(new RegExp(`^target-intel\\s+index\\s+${index.file}\\s+\\S+\\s+2\\s`, 'm'));
+    expect(table.stdout).toMatch(/^cisa-kev\s+feed\s+-$/m); // registered, never loaded: no archive
+
+    const json = JSON.parse((await runCli(['backup', 'list', '--json'], local)).stdout) as Array<{
+      name: string;
+      kind: string;
+      available: boolean;
+      archives: Array<{ file: string; path: string; sha256: string; records: number; size: number; current: boolean }>;
+    }>;
+    const item = json.find((entry) => entry.name === FEED)!;
+    expect(item).toMatchObject({ kind: 'feed', available: true });
+    expect(item.archives[0]).toMatchObject({
+      file: feed.file,
+      path: store.pathOf(feed),
+      sha256: feed.sha256,
+      records: 1500,
+      size: feed.size,
+      current: true,
+    });
+    expect(json.find((entry) => entry.name === 'target-intel')!.archives[0]!.sha256).toBe(index.sha256);
+
+    const missing = await runCli(['backup', 'list'], { ...local, VULNSCOPE_BACKUP_DIR: path.join(out, 'none') });
+    expect(missing.code, missing.stderr).toBe(0);
+    expect(missing.stderr).toMatch(/no backup directory .*none yet/);
+    expect(missing.stdout).toMatch(new RegExp(`^${FEED}\\s+feed\\s+-$`, 'm'));
+  });
+
   it('a download whose bytes do not match the advertised sha256 fails and leaves no file', async () => {
     const store = new BackupStore(t.backupDir);
     const latest = (await store.latest('v4', FEED))!;

@@ -1,7 +1,8 @@
 /**
- * `vulnscope backup write` (against the database: writes archives now), `backup list` and
- * `backup download FEED` (against a server: VULNSCOPE_URL, VULNSCOPE_TOKEN; the download is
- * verified against the advertised sha256 before it is renamed into place).
+ * `vulnscope backup write` (against the database: writes archives now), `backup list` (the local
+ * backup directory, or a server with VULNSCOPE_URL) and `backup download NAME` (a feed's or an
+ * index's latest backup from a server: VULNSCOPE_URL, VULNSCOPE_TOKEN; verified against the
+ * advertised sha256 before it is renamed into place).
  */
 import { FeedRegistry } from '../../services/feed-registry.js';
 import { createHash } from 'node:crypto';
@@ -121,24 +122,133 @@ async function getJson(config: Config, urlPath: string): Promise<JsonObject> {
 
 interface BackupListItem {
   name: string;
+  kind: 'feed' | 'index';
   available: boolean;
   backup_written_at?: string;
 }
 
+/**
+ * `vulnscope backup list`: with VULNSCOPE_URL, the backups that server offers (feeds the token may
+ * read, and the v3 indexes); without it, the archives in the local backup directory for the
+ * feeds and indexes of the local database, with their metadata.
+ */
 export async function backupList(config: Config, json: boolean): Promise<void> {
+  if (!config.serverUrl) return localBackupList(config, json);
   const body = await getJson(config, '/v4/backup');
   if (!Array.isArray(body.data)) throw new VulnscopeError(502, 'http', 'GET /v4/backup: the answer has no data list');
-  const data = body.data as BackupListItem[];
+  const data: BackupListItem[] = (body.data as Array<Omit<BackupListItem, 'kind'>>).map((item) => ({
+    ...item,
+    kind: 'feed',
+  }));
+  for (const index of V3_INDEXES) data.push(await serverIndexBackup(config, index.name));
   const rows = data.map((item) => ({
     name: item.name,
     available: item.available ? 'yes' : 'no',
     written: item.backup_written_at ?? '',
+    kind: item.kind,
   }));
   if (json) process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
-  else printTable(rows, { name: 'FEED', available: 'AVAILABLE', written: 'WRITTEN' });
+  else printTable(rows, { name: 'NAME', available: 'AVAILABLE', written: 'WRITTEN', kind: 'KIND' });
 }
 
-export async function backupDownload(config: Config, feed: string, options: { out?: string }): Promise<number> {
+/** An index's latest backup on the server (`GET /v3/backup/{index}` answers 404 before the first). */
+async function serverIndexBackup(config: Config, name: string): Promise<BackupListItem> {
+  try {
+    const body = await getJson(config, `/v3/backup/${encodeURIComponent(name)}`);
+    const latest = Array.isArray(body.data) ? (body.data[0] as { date_added?: string } | undefined) : undefined;
+    return {
+      name,
+      kind: 'index',
+      available: latest !== undefined,
+      ...(latest?.date_added ? { backup_written_at: latest.date_added } : {}),
+    };
+  } catch (error) {
+    if (error instanceof VulnscopeError && error.status === 404) return { name, kind: 'index', available: false };
+    throw error;
+  }
+}
+
+interface LocalArchive {
+  file: string;
+  path: string;
+  sha256: string;
+  size: number;
+  records: number;
+  written_at: string;
+  /** Written from the feed generation / change-log position the database is at now. */
+  current: boolean;
+}
+
+async function localBackupList(config: Config, json: boolean): Promise<void> {
+  const storage = await createStorage(config.database);
+  const store = new BackupStore(config.backupDir);
+  const present = fs.existsSync(config.backupDir);
+  const listed: Array<BackupListItem & { archives: LocalArchive[] }> = [];
+  try {
+    for (const source of await allSources(storage, new FeedRegistry(config.feeds).list())) {
+      const version = await source.version();
+      const archives = present ? await store.list(source.kind, source.name) : [];
+      listed.push({
+        name: source.name,
+        kind: source.kind === 'v4' ? 'feed' : 'index',
+        available: archives.length > 0,
+        ...(archives[0] ? { backup_written_at: new Date(archives[0].writtenAt).toISOString() } : {}),
+        archives: archives.map((meta) => ({
+          file: meta.file,
+          path: store.pathOf(meta),
+          sha256: meta.sha256,
+          size: meta.size,
+          records: meta.records,
+          written_at: new Date(meta.writtenAt).toISOString(),
+          current: version !== undefined && meta.sourceVersion === version,
+        })),
+      });
+    }
+  } finally {
+    await storage.close();
+  }
+  process.stderr.write(
+    present
+      ? `archives in ${config.backupDir} for ${storage.db.description} (set VULNSCOPE_URL to ask a server)\n`
+      : `no backup directory ${config.backupDir} yet ("vulnscope backup write" creates it; set VULNSCOPE_URL to ask a server)\n`,
+  );
+  if (json) {
+    process.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
+    return;
+  }
+  const none = { file: '-', written: '', records: '', bytes: '', current: '' };
+  const rows = listed.flatMap((item) =>
+    item.archives.length === 0
+      ? [{ name: item.name, kind: item.kind, ...none }]
+      : item.archives.map((archive) => ({
+          name: item.name,
+          kind: item.kind,
+          file: archive.file,
+          written: archive.written_at,
+          records: archive.records.toLocaleString('en-US'),
+          bytes: archive.size.toLocaleString('en-US'),
+          current: archive.current ? 'yes' : 'no',
+        })),
+  );
+  printTable(rows, {
+    name: 'NAME',
+    kind: 'KIND',
+    file: 'FILE',
+    written: 'WRITTEN',
+    records: 'RECORDS',
+    bytes: 'BYTES',
+    current: 'CURRENT',
+  });
+}
+
+/** What a download needs: where, and the sha256 the server advertised. */
+interface BackupLink {
+  url: string;
+  sha256: string;
+}
+
+/** A feed's latest backup (`GET /v4/backup/{feed}`). */
+async function feedBackupLink(config: Config, feed: string): Promise<BackupLink> {
   const info = await getJson(config, `/v4/backup/${encodeURIComponent(feed)}`);
   if (!info.available || typeof info.url_mrap !== 'string') {
     throw new VulnscopeError(404, 'not_found', `feed "${feed}" has no backup yet`);
@@ -146,8 +256,33 @@ export async function backupDownload(config: Config, feed: string, options: { ou
   if (typeof info.sha256 !== 'string') {
     throw new VulnscopeError(502, 'http', `feed "${feed}": the server advertised no sha256 for the backup`);
   }
-  const expected = info.sha256;
-  const url = new URL(info.url_mrap);
+  return { url: info.url_mrap, sha256: info.sha256 };
+}
+
+/** An index's newest backup (`GET /v3/backup/{index}`, newest first). */
+async function indexBackupLink(config: Config, index: string): Promise<BackupLink> {
+  const body = await getJson(config, `/v3/backup/${encodeURIComponent(index)}`);
+  const latest = Array.isArray(body.data) ? (body.data[0] as Partial<BackupLink> | undefined) : undefined;
+  if (!latest || typeof latest.url !== 'string') {
+    throw new VulnscopeError(404, 'not_found', `index "${index}" has no backup yet`);
+  }
+  if (typeof latest.sha256 !== 'string') {
+    throw new VulnscopeError(502, 'http', `index "${index}": the server advertised no sha256 for the backup`);
+  }
+  return { url: latest.url, sha256: latest.sha256 };
+}
+
+/**
+ * `vulnscope backup download NAME`: the latest backup of a feed (v4) or of an index
+ * (`target-intel`, v3), verified against the sha256 the server advertised before it is renamed
+ * into place.
+ */
+export async function backupDownload(config: Config, name: string, options: { out?: string }): Promise<number> {
+  if (name === 'cpecve') throw invalidInput('index "cpecve" has no backup yet (only target-intel)');
+  const index = V3_INDEXES.some((candidate) => candidate.name === name);
+  const link = index ? await indexBackupLink(config, name) : await feedBackupLink(config, name);
+  const expected = link.sha256;
+  const url = new URL(link.url);
   const out = path.resolve(options.out ?? path.basename(url.pathname));
   const response = await fetch(url);
   if (response.status !== 200 || !response.body) {
@@ -160,13 +295,13 @@ export async function backupDownload(config: Config, feed: string, options: { ou
   const total = Number(response.headers.get('content-length') ?? 0);
   const hash = createHash('sha256');
   let received = 0;
-  const progress = new Progress(`download ${feed}`);
+  const progress = new Progress(`download ${name}`, { unit: 'bytes', ...(total > 0 ? { total } : {}) });
   const tmp = path.join(path.dirname(out), `.${path.basename(out)}.part-${process.pid}`);
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       hash.update(chunk);
       received += chunk.length;
-      progress.update(received, total > 0 ? `${Math.floor((received / total) * 100)}% of ${total} bytes` : 'bytes');
+      progress.update(received);
       callback(null, chunk);
     },
   });
@@ -184,7 +319,11 @@ export async function backupDownload(config: Config, feed: string, options: { ou
     fs.rmSync(tmp, { force: true });
     throw error;
   }
-  printSummary(`downloaded ${feed}: ${out}`, { bytes: received, sha256: expected, verified: 'yes' });
+  printSummary(`downloaded ${index ? 'index' : 'feed'} ${name}: ${out}`, {
+    bytes: received,
+    sha256: expected,
+    verified: 'yes',
+  });
   process.stdout.write(`${out}\n`);
   return 0;
 }
