@@ -15,7 +15,7 @@ import { sourceDocuments } from '../advisories/sources.js';
 import { JSON_NAME, LINES_NAME } from '../advisories/common.js';
 import { isObject, reasonOf, type JsonObject } from '../advisories/types.js';
 import type { Storage } from '../../storage/index.js';
-import { concreteName, type CpeAlias, type CpeNameEntry } from '../../storage/knowledge/index.js';
+import { concreteName, type CpeAlias, type CpeNameEntry } from '../../storage/index.js';
 
 /** A value read from a source with where it was, or a problem found there. */
 export type CpeDictionaryInput = { at: string; value: unknown } | { at: string; error: string };
