@@ -1,4 +1,5 @@
-import type { Database, Engine } from './database.js';
+import { advisoryUpdateTime } from '../core/advisory/facts.js';
+import type { Database, Engine, Sql } from './database.js';
 
 /**
  * Ordered schema migrations. A landed migration is frozen: change the schema by appending a new
@@ -8,6 +9,8 @@ interface Migration {
   id: number;
   name: string;
   statements(engine: Engine): string[];
+  /** A data step, run after the statements in the same transaction, for what SQL cannot compute. */
+  run?(tx: Sql): Promise<void>;
 }
 
 /** Bytewise ordering of a text column (SQLite's default BINARY collation already is). */
@@ -238,7 +241,48 @@ export const MIGRATIONS: Migration[] = [
     // carries that time, so a tailing index applies it without reading the record back.
     statements: () => [`ALTER TABLE host_changes ADD COLUMN observed_at BIGINT`],
   },
+  {
+    id: 7,
+    name: 'advisories: update time falls back to datePublished, then dateReserved',
+    // date_updated held cveMetadata.dateUpdated only, so records without one (a CVE record never
+    // updated since it was published, a source without modification times) matched no
+    // updatedAfter or updatedBefore query. Loads now store the fallback; rows already stored get it here (a load
+    // skips unchanged records, so it would never rewrite them). Dates are parsed in code, as at load.
+    statements: () => [],
+    run: fillAdvisoryUpdateTimes,
+  },
 ];
+
+/** Migration 7's data step: rows without an update time get one from their record, in batches. */
+async function fillAdvisoryUpdateTimes(tx: Sql): Promise<void> {
+  const BATCH = 500;
+  let after = 0;
+  for (;;) {
+    const rows = await tx.all<{ id: number | string; record: string }>(
+      `SELECT id, record FROM advisories WHERE date_updated IS NULL AND id > ? ORDER BY id LIMIT ${BATCH}`,
+      [after],
+    );
+    if (rows.length === 0) return;
+    after = Number(rows[rows.length - 1]!.id);
+    const updates: Array<[number, number]> = [];
+    for (const row of rows) {
+      let time: number | undefined;
+      try {
+        time = advisoryUpdateTime(JSON.parse(row.record));
+      } catch {
+        time = undefined;
+      }
+      if (time !== undefined) updates.push([Number(row.id), time]);
+    }
+    if (updates.length === 0) continue;
+    // One statement per batch; CAST keeps PostgreSQL from typing the parameters as text.
+    await tx.run(
+      `UPDATE advisories SET date_updated = CASE id ${updates.map(() => 'WHEN ? THEN CAST(? AS BIGINT)').join(' ')} END
+       WHERE id IN (${updates.map(() => '?').join(', ')})`,
+      [...updates.flat(), ...updates.map(([id]) => id)],
+    );
+  }
+}
 
 /** Applies the pending migrations in order (`through`: stop after that one, to test an upgrade). */
 export async function migrate(db: Database, options: { through?: number } = {}): Promise<{ applied: number[] }> {
@@ -256,6 +300,7 @@ export async function migrate(db: Database, options: { through?: number } = {}):
       const existing = await tx.get(`SELECT id FROM schema_migrations WHERE id = ?`, [migration.id]);
       if (existing) return false;
       for (const statement of migration.statements(tx.engine)) await tx.run(statement);
+      await migration.run?.(tx);
       await tx.run(`INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)`, [
         migration.id,
         migration.name,

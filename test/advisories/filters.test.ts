@@ -33,6 +33,12 @@ const criteria = (record: Json): string[] =>
 const cpeParts = (cpe: string) => cpe.split(':');
 const references = (record: Json): Json[] => containers(record).flatMap((c) => c.references ?? []);
 
+/** The update time the filters use: dateUpdated, else datePublished, else dateReserved (NaN: none). */
+const updateTime = (record: Json) => {
+  const { dateUpdated, datePublished, dateReserved } = record.cveMetadata;
+  return Date.parse(dateUpdated ?? datePublished ?? dateReserved);
+};
+
 const key = (served: Served) => `${served.feed}/${served.record.cveMetadata.cveId}`;
 
 describe.each(engineCases())('/v4/advisory filters on real feeds ($name)', (engine) => {
@@ -181,12 +187,12 @@ describe.each(engineCases())('/v4/advisory filters on real feeds ($name)', (engi
     [
       'updatedAfter (RFC 3339, exclusive)',
       'updatedAfter=2024-10-01T00:00:00Z',
-      (s) => Date.parse(s.record.cveMetadata.dateUpdated) > Date.parse('2024-10-01T00:00:00Z'),
+      (s) => updateTime(s.record) > Date.parse('2024-10-01T00:00:00Z'),
     ],
     [
       'updatedBefore (day)',
       'updatedBefore=2022-01-01',
-      (s) => Date.parse(s.record.cveMetadata.dateUpdated) < Date.parse('2022-01-01T00:00:00Z'),
+      (s) => updateTime(s.record) < Date.parse('2022-01-01T00:00:00Z'),
     ],
     [
       'vendor + product hold for the same entry',
@@ -200,14 +206,12 @@ describe.each(engineCases())('/v4/advisory filters on real feeds ($name)', (engi
       (s) =>
         references(s.record).some((r) => (r.tags ?? []).includes('patch')) &&
         containers(s.record).some((c) => (c.descriptions ?? []).some((d: Json) => /^en/i.test(d.lang))) &&
-        Date.parse(s.record.cveMetadata.dateUpdated) > Date.parse('2024-06-01T00:00:00Z'),
+        updateTime(s.record) > Date.parse('2024-06-01T00:00:00Z'),
     ],
     [
       'updatedAfter + updatedBefore',
       'updatedAfter=2021-01-01&updatedBefore=2022-06-01',
-      (s) =>
-        Date.parse(s.record.cveMetadata.dateUpdated) > Date.parse('2021-01-01') &&
-        Date.parse(s.record.cveMetadata.dateUpdated) < Date.parse('2022-06-01'),
+      (s) => updateTime(s.record) > Date.parse('2021-01-01') && updateTime(s.record) < Date.parse('2022-06-01'),
     ],
     [
       'package_name + name',

@@ -33,8 +33,8 @@ export interface MatchData {
 
 export interface AdvisoryFacts {
   cveId: string;
-  /** `cveMetadata.dateUpdated` in epoch ms, when the record has a readable one. */
-  dateUpdated?: number;
+  /** The record's update time in epoch ms ({@link advisoryUpdateTime}), when it has one. */
+  updatedAt?: number;
   terms: Array<[TermKind, string]>;
   matchData: MatchData;
 }
@@ -121,6 +121,18 @@ function parseTime(value: unknown): number | undefined {
   return Number.isNaN(time) ? undefined : time;
 }
 
+/**
+ * When a record was last updated, for `updatedAfter`/`updatedBefore`: `cveMetadata.dateUpdated`,
+ * else `datePublished` (a record never updated since it was published), else `dateReserved`;
+ * undefined when it has none of them readable. Many records carry no `dateUpdated` (a CVE record
+ * never updated since it was published, a source that gives no modification time), and filtering
+ * on it alone left them out of every update-time query.
+ */
+export function advisoryUpdateTime(record: unknown): number | undefined {
+  const metadata = isObject(record) && isObject(record.cveMetadata) ? record.cveMetadata : {};
+  return parseTime(metadata.dateUpdated) ?? parseTime(metadata.datePublished) ?? parseTime(metadata.dateReserved);
+}
+
 /** Facts of one record (in the served CVE-record shape). */
 export function advisoryFacts(record: unknown): AdvisoryFacts {
   const json = isObject(record) ? record : {};
@@ -164,10 +176,10 @@ export function advisoryFacts(record: unknown): AdvisoryFacts {
       if (lang) add(TERM.descriptionLang, normalizeLang(lang));
     }
   }
-  const dateUpdated = parseTime(metadata.dateUpdated);
+  const updatedAt = advisoryUpdateTime(json);
   return {
     cveId: text(metadata.cveId)?.trim() ?? '',
-    ...(dateUpdated !== undefined ? { dateUpdated } : {}),
+    ...(updatedAt !== undefined ? { updatedAt } : {}),
     terms: [...terms.values()],
     matchData: { entries, criteria },
   };

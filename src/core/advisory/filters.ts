@@ -18,7 +18,7 @@ export interface AdvisoryFilters {
   referenceUrl?: string;
   referenceTag?: string;
   descriptionLang?: string;
-  /** Exclusive bounds on `cveMetadata.dateUpdated`, epoch ms. */
+  /** Exclusive bounds on the update time (`dateUpdated`, else `datePublished`, else `dateReserved`), epoch ms. */
   updatedAfter?: number;
   updatedBefore?: number;
 }

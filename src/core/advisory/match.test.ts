@@ -223,6 +223,6 @@ describe('advisoryFacts', () => {
       ].sort(),
     );
     expect(facts.cveId).toBe('CVE-2024-0001');
-    expect(facts.dateUpdated).toBe(Date.UTC(2024, 4, 1, 10));
+    expect(facts.updatedAt).toBe(Date.UTC(2024, 4, 1, 10));
   });
 });

@@ -81,7 +81,8 @@ function prepare(write: AdvisoryWrite): PreparedRow {
   return {
     recordId: write.recordId,
     cveId: facts.cveId || write.recordId.toUpperCase(),
-    dateUpdated: facts.dateUpdated ?? null,
+    // The date_updated column holds the update time the filters use, with its fallbacks.
+    dateUpdated: facts.updatedAt ?? null,
     hash: createHash('sha256').update(json).digest('base64url').slice(0, 32),
     json,
     matchData: JSON.stringify(facts.matchData),
