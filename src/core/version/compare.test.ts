@@ -83,6 +83,7 @@ describe('compareVersions: maven (ComparableVersion)', () => {
     ['1.10', '>', '1.9'],
     ['2.17.0', '>', '2.15.0'],
     ['3.0.0-M4', '<', '3.0.0'],
+    ['1.0-constructor', '<', '1.0-d'], // a qualifier like any other, not Object.prototype's
   ];
   it.each(rows)('%s %s %s', (a, relation, b) => expectOrder('maven', a, relation, b));
 });

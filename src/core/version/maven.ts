@@ -9,13 +9,23 @@ import { sign, type Order } from './comparison.js';
 type Item = { kind: 'int'; value: bigint } | { kind: 'string'; value: string } | { kind: 'list'; items: Item[] };
 
 const QUALIFIERS = ['alpha', 'beta', 'milestone', 'rc', 'snapshot', '', 'sp'];
-const ALIASES: Record<string, string> = { ga: '', final: '', release: '', cr: 'rc' };
-const LETTER_ALIASES: Record<string, string> = { a: 'alpha', b: 'beta', m: 'milestone' };
+// Maps: a qualifier such as `constructor` must not find what every object inherits.
+const ALIASES = new Map([
+  ['ga', ''],
+  ['final', ''],
+  ['release', ''],
+  ['cr', 'rc'],
+]);
+const LETTER_ALIASES = new Map([
+  ['a', 'alpha'],
+  ['b', 'beta'],
+  ['m', 'milestone'],
+]);
 const RELEASE_QUALIFIER = String(QUALIFIERS.indexOf(''));
 
 function stringItem(text: string, followedByDigit: boolean): Item {
-  const value = followedByDigit && text.length === 1 ? (LETTER_ALIASES[text] ?? text) : text;
-  return { kind: 'string', value: ALIASES[value] ?? value };
+  const value = followedByDigit && text.length === 1 ? (LETTER_ALIASES.get(text) ?? text) : text;
+  return { kind: 'string', value: ALIASES.get(value) ?? value };
 }
 
 const parseItem = (isDigit: boolean, text: string): Item =>

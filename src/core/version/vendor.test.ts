@@ -100,6 +100,9 @@ describe('compareVendor: confidence', () => {
   it('ranks an unknown word as a pre-release, with heuristic confidence', () => {
     expect(compareVendor('1.0-foo', '1.0')).toEqual({ order: -1, confidence: 'heuristic' });
     expect(compareVendor('1.0', '1.0-nightly')).toEqual({ order: 1, confidence: 'heuristic' });
+    // Names every object has are unknown words too.
+    expect(compareVendor('1.0-constructor', '1.0')).toEqual({ order: -1, confidence: 'heuristic' });
+    expect(compareVendor('1.0constructor1', '1.0')).toEqual({ order: -1, confidence: 'heuristic' });
   });
   it('orders unknown words below known pre-release keywords, then by spelling', () => {
     expect(compareVendor('1.0-foo', '1.0-dev')?.order).toBe(-1);

@@ -34,25 +34,27 @@ export interface TokenizedVersion {
 }
 
 const PRE_RELEASE_ORDER = ['dev', 'snapshot', 'ea', 'alpha', 'beta', 'milestone', 'rc'] as const;
+type PreReleaseKeyword = (typeof PRE_RELEASE_ORDER)[number];
+// Maps, like the sets below: a word such as `constructor` must not find what every object inherits.
 /** Multi-letter pre-release words and their canonical keyword; synonyms compare equal. */
-const PRE_RELEASE_WORDS: Record<string, (typeof PRE_RELEASE_ORDER)[number]> = {
-  dev: 'dev',
-  snapshot: 'snapshot',
-  ea: 'ea',
-  alpha: 'alpha',
-  beta: 'beta',
-  milestone: 'milestone',
-  rc: 'rc',
-  cr: 'rc',
-  pre: 'rc',
-  preview: 'rc',
-};
+const PRE_RELEASE_WORDS = new Map<string, PreReleaseKeyword>([
+  ['dev', 'dev'],
+  ['snapshot', 'snapshot'],
+  ['ea', 'ea'],
+  ['alpha', 'alpha'],
+  ['beta', 'beta'],
+  ['milestone', 'milestone'],
+  ['rc', 'rc'],
+  ['cr', 'rc'],
+  ['pre', 'rc'],
+  ['preview', 'rc'],
+]);
 /** Single letters that mean a pre-release only when a number follows (`1.0b1`, `3.0.0-M4`). */
-const PRE_RELEASE_LETTERS: Record<string, (typeof PRE_RELEASE_ORDER)[number]> = {
-  a: 'alpha',
-  b: 'beta',
-  m: 'milestone',
-};
+const PRE_RELEASE_LETTERS = new Map<string, PreReleaseKeyword>([
+  ['a', 'alpha'],
+  ['b', 'beta'],
+  ['m', 'milestone'],
+]);
 const POST_RELEASE_WORDS = new Set(['pl', 'patch', 'post', 'sp', 'update', 'rev', 'hotfix', 'fix', 'build', 'errata']);
 /** Single letters that mean a post-release only when a number follows (`7.4p1`, `8u181`). */
 const POST_RELEASE_LETTERS = new Set(['p', 'u', 'r']);
@@ -87,15 +89,13 @@ function classifyWord(
   numberFollows: boolean,
 ): VendorToken | 'drop' | 'unknown' {
   if (NEUTRAL_WORDS.has(word)) return 'drop';
-  const pre = PRE_RELEASE_WORDS[word];
+  const pre = PRE_RELEASE_WORDS.get(word);
   if (pre) return { rank: Rank.Pre, keyword: PRE_RELEASE_ORDER.indexOf(pre), word: pre };
   if (POST_RELEASE_WORDS.has(word)) return { rank: Rank.Post, word };
   // `1.1.1k`, `0.9.8za`, `18c`: a letter suffix is a later release, whatever the letters say.
   if (gluedAfterNumber && !numberFollows) return { rank: Rank.Letter, word };
-  if (numberFollows && PRE_RELEASE_LETTERS[word]) {
-    const keyword = PRE_RELEASE_LETTERS[word];
-    return { rank: Rank.Pre, keyword: PRE_RELEASE_ORDER.indexOf(keyword), word: keyword };
-  }
+  const letter = numberFollows ? PRE_RELEASE_LETTERS.get(word) : undefined;
+  if (letter) return { rank: Rank.Pre, keyword: PRE_RELEASE_ORDER.indexOf(letter), word: letter };
   if (numberFollows && POST_RELEASE_LETTERS.has(word)) return { rank: Rank.Post, word };
   return 'unknown';
 }

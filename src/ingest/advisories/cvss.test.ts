@@ -72,8 +72,14 @@ describe('parseCvssVector', () => {
     'CVSS:3.1/AV:Q/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
     'CVSS:2.9/AV:N',
     'AV:N/AV:N/Au:N/C:P/I:P/A:P',
+    'CVSS:3.1/AV:constructor/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
     'garbage',
   ])('rejects %j', (vector) => expect(parseCvssVector(vector)).toBeUndefined());
+
+  it('keeps an unknown metric named like an Object.prototype member in the vector string only', () => {
+    const vector = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H/constructor:X';
+    expect(parseCvssVector(vector)?.cvss).toMatchObject({ vectorString: vector, baseScore: 9.8 });
+  });
 
   it('agrees with NVD on every v2/v3.x base score of the NVD samples', () => {
     let compared = 0;

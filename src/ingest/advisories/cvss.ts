@@ -72,11 +72,11 @@ function named(map: Map<string, string>, names: Names, required: string[]): Json
   if (!required.every((k) => map.has(k))) return undefined;
   const out: JsonObject = {};
   for (const [metric, value] of map) {
-    const spec = names[metric];
-    if (!spec) continue; // temporal/environmental metrics are kept in the vector string only
-    const full = spec[1][value];
-    if (full === undefined) return undefined;
-    out[spec[0]] = full;
+    // Own keys only: a metric or value such as `constructor` must not find what every object inherits.
+    if (!Object.hasOwn(names, metric)) continue; // temporal/environmental metrics stay in the vector string only
+    const [field, values] = names[metric]!;
+    if (!Object.hasOwn(values, value)) return undefined;
+    out[field] = values[value]!;
   }
   return out;
 }

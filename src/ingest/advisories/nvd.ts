@@ -31,8 +31,9 @@ const REFERENCE_TAGS: Record<string, string> = {
   'VDB Entry': 'vdb-entry',
   'Vendor Advisory': 'vendor-advisory',
 };
+// Own keys only: a tag such as `constructor` must not find what every object inherits.
 const referenceTag = (tag: string) =>
-  REFERENCE_TAGS[tag] ??
+  (Object.hasOwn(REFERENCE_TAGS, tag) ? REFERENCE_TAGS[tag] : undefined) ??
   tag
     .trim()
     .toLowerCase()
@@ -79,7 +80,7 @@ function convertMetrics(metrics: unknown): JsonObject[] {
   const out: JsonObject[] = [];
   if (!isObject(metrics)) return out;
   for (const [listName, entries] of Object.entries(metrics)) {
-    const key = NVD_CVSS_KEYS[listName];
+    const key = Object.hasOwn(NVD_CVSS_KEYS, listName) ? NVD_CVSS_KEYS[listName] : undefined; // own keys, as above
     for (const entry of list(entries).filter(isObject)) {
       const { cvssData, ssvcData, ...rest } = entry;
       const metric: JsonObject = {};

@@ -375,6 +375,7 @@ describe('osv helpers', () => {
       'pkg:maven/org.apache.logging.log4j/log4j-core',
     );
     expect(derivePurl('Debian:12', 'openssl')).toBeUndefined();
+    expect(derivePurl('constructor', 'x')).toBeUndefined();
   });
 
   it('osvCveId', () => {

@@ -68,11 +68,15 @@ const ECOSYSTEM_VERSION_TYPES: Record<string, string> = {
 
 const ecosystemBase = (ecosystem: string) => ecosystem.split(':')[0]!; // split gives at least one part
 
+/** `table[key]` for the table's own keys: an ecosystem such as `constructor` finds nothing. */
+const lookup = (table: Record<string, string>, key: string): string | undefined =>
+  Object.hasOwn(table, key) ? table[key] : undefined;
+
 const encodeSegments = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 /** A package URL from ecosystem + name (purl spec type rules for the common ecosystems). */
 export function derivePurl(ecosystem: string, name: string): string | undefined {
-  const type = PURL_TYPES[ecosystemBase(ecosystem)];
+  const type = lookup(PURL_TYPES, ecosystemBase(ecosystem));
   if (!type) return undefined;
   switch (type) {
     case 'pypi':
@@ -128,7 +132,7 @@ function convertAffected(item: JsonObject): JsonObject {
     entry.packageName = name;
     entry.product = name;
   }
-  const collectionURL = COLLECTION_URLS[ecosystemBase(ecosystem)];
+  const collectionURL = lookup(COLLECTION_URLS, ecosystemBase(ecosystem));
   if (collectionURL) entry.collectionURL = collectionURL;
   const purl = str(pkg.purl) ?? (name ? derivePurl(ecosystem, name) : undefined);
   if (purl) entry.packageURL = purl;
@@ -141,7 +145,7 @@ function convertAffected(item: JsonObject): JsonObject {
         ? 'git'
         : type === 'SEMVER'
           ? 'semver'
-          : (ECOSYSTEM_VERSION_TYPES[ecosystemBase(ecosystem)] ?? 'custom');
+          : (lookup(ECOSYSTEM_VERSION_TYPES, ecosystemBase(ecosystem)) ?? 'custom');
     if (type === 'GIT' && str(r.repo) && entry.repo === undefined) entry.repo = r.repo;
     versions.push(...versionsFromRange(r, versionType));
   }
@@ -249,7 +253,7 @@ export function convertOsv(value: unknown): AdvisoryRecord {
 
   const cna: JsonObject = {};
   const prefix = id.split('-')[0]!; // split gives at least one part
-  const provider = PROVIDERS[prefix] ?? prefix;
+  const provider = lookup(PROVIDERS, prefix) ?? prefix;
   cna.providerMetadata = { shortName: provider, ...(updated ? { dateUpdated: updated } : {}) };
   const summary = str(value.summary);
   const details = str(value.details);
