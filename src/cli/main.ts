@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type ConfigOverrides } from '../config.js';
 import { parseFeedEntitlement } from '../core/entitlements.js';
 import { VulnscopeError } from '../core/errors.js';
@@ -64,16 +64,25 @@ const program = new Command('vulnscope')
   .version(VERSION)
   .option('--database-url <url>', 'SQLite file path or sqlite: URL, or postgres:// URL (env VULNSCOPE_DATABASE_URL)')
   .option('--retention-days <days>', 'expire observations older than this; 0 disables (env VULNSCOPE_RETENTION_DAYS)')
+  .option('--verbose', 'on an error, print its stack trace after the one-line message')
+  .exitOverride()
+  // Usage errors too are one line, `vulnscope: <message>`, rather than the message and the whole help.
+  .configureOutput({
+    outputError: (text, write) => write(`vulnscope: ${oneLine(text.replace(/^error: /, ''))} (see --help)\n`),
+  })
   .addHelpText(
     'after',
     `
+Errors:
+  Every error is one line on stderr, "vulnscope: <message>", and a non-zero exit
+  status (2 for a usage error); --verbose adds the stack trace.
+
 Guarded loads:
   A load that replaces stored data (ingest advisories, sync, ingest
   classifications) and yields no valid record, or rejects more than 1% of what
   it read, changes nothing and exits 1 saying why; --allow-empty and
   --max-rejected N% let it through on purpose.`,
   )
-  .showHelpAfterError()
   .addHelpText(
     'after',
     '\nLong commands show a progress bar (or a live count with its rate) on stderr when it is a terminal,\nthen print a summary on stderr either way; data (tokens, JSON) goes to stdout.',
@@ -331,12 +340,34 @@ function overrideHint(error: LoadRefused): string {
   return flags.length > 0 ? ` (${flags.join(' ')} to load it anyway)` : '';
 }
 
-program.parseAsync(process.argv).catch((error: unknown) => {
-  if (error instanceof VulnscopeError) {
-    process.stderr.write(`error: ${error.message}${error instanceof LoadRefused ? overrideHint(error) : ''}\n`);
-    process.exitCode = error.status === 400 ? 2 : 1;
+/** A message as one line (a driver's or parser's message may span several). */
+function oneLine(text: string): string {
+  return text.trim().replace(/\s*\n\s*/g, ' ');
+}
+
+/**
+ * Every error ends the command as one line, `vulnscope: <message>` (exit status 2 for a usage
+ * error, else 1); `--verbose` adds the stack trace. An error of no known kind is a bug or a
+ * failure nothing anticipated: its message still comes first, and the stack is one flag away.
+ */
+function reportError(error: unknown): void {
+  if (error instanceof CommanderError) {
+    // Help or the version was asked for (0), or a usage error whose line commander has written.
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
     return;
   }
-  process.stderr.write(`error: ${(error as Error).stack ?? String(error)}\n`);
-  process.exitCode = 1;
-});
+  const verbose = program.opts<{ verbose?: boolean }>().verbose === true || process.argv.includes('--verbose');
+  if (error instanceof VulnscopeError) {
+    process.stderr.write(
+      `vulnscope: ${oneLine(error.message)}${error instanceof LoadRefused ? overrideHint(error) : ''}\n`,
+    );
+    process.exitCode = error.status === 400 ? 2 : 1;
+  } else {
+    const message = error instanceof Error ? error.message || error.name : String(error);
+    process.stderr.write(`vulnscope: ${oneLine(message)}${verbose ? '' : ' (--verbose prints the stack trace)'}\n`);
+    process.exitCode = 1;
+  }
+  if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+}
+
+program.parseAsync(process.argv).catch(reportError);

@@ -53,3 +53,8 @@ export const unavailable = (message: string, code: UnavailableCode = 'unavailabl
   new VulnscopeError(503, code, message);
 /** Input that cannot be understood (a CPE, an IP, a file line); callers decide how to report it. */
 export const invalidInput = (message: string) => new VulnscopeError(400, 'invalid_input', message);
+/**
+ * An input (a file, a stream) that cannot be read or decoded (corrupt gzip), or from which nothing
+ * could be read; the message names it. Its reading ends there, reported once.
+ */
+export const unreadableInput = (message: string) => new VulnscopeError(422, 'unreadable_input', message);

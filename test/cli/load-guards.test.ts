@@ -62,24 +62,24 @@ describe('vulnscope ingest advisories: a replacement must not destroy a feed', (
     const noRecords = await runCli(['ingest', 'advisories', '--feed', 'go-vulndb', empty], env);
     expect(noRecords.code).toBe(1);
     expect(noRecords.stderr).toBe(
-      `error: feed go-vulndb not replaced: nothing was read from ${empty}; it keeps its 300 records (--allow-empty to load it anyway)\n`,
+      `vulnscope: feed go-vulndb not replaced: nothing was read from ${empty}; it keeps its 300 records (--allow-empty to load it anyway)\n`,
     );
 
     const binary = write('random.bin', randomBytes(20_000));
     const random = await runCli(['ingest', 'advisories', '--feed', 'rustsec', binary], env);
     expect(random.code).toBe(1);
     expect(lastLine(random.stderr)).toBe(
-      `error: feed rustsec not replaced: the one record read from ${binary} was rejected; it keeps its 100 records (--allow-empty --max-rejected 100% to load it anyway)`,
+      `vulnscope: feed rustsec not replaced: the one record read from ${binary} was rejected; it keeps its 100 records (--allow-empty --max-rejected 100% to load it anyway)`,
     );
 
     const foreign = await runCli(['ingest', 'advisories', '--feed', 'cisa-kev', go], env);
     expect(foreign.code).toBe(1);
     expect(lastLine(foreign.stderr)).toBe(
-      `error: feed cisa-kev not replaced: all 300 records read from ${go} were rejected; it keeps its 1,404 records (--allow-empty --max-rejected 100% to load it anyway)`,
+      `vulnscope: feed cisa-kev not replaced: all 300 records read from ${go} were rejected; it keeps its 1,404 records (--allow-empty --max-rejected 100% to load it anyway)`,
     );
     const merged = await runCli(['ingest', 'advisories', '--feed', 'cisa-kev', '--merge', go], env);
     expect(merged.code).toBe(1);
-    expect(lastLine(merged.stderr)).toMatch(/^error: feed cisa-kev not merged: .*; nothing was added or updated /);
+    expect(lastLine(merged.stderr)).toMatch(/^vulnscope: feed cisa-kev not merged: .*; nothing was added or updated /);
 
     // Nothing changed, not even the recorded source.
     expect(await feedsByName()).toEqual(before);
@@ -91,7 +91,7 @@ describe('vulnscope ingest advisories: a replacement must not destroy a feed', (
     const refused = await runCli(['ingest', 'advisories', '--feed', 'go-vulndb', mixed], env);
     expect(refused.code).toBe(1);
     expect(lastLine(refused.stderr)).toBe(
-      `error: feed go-vulndb not replaced: 2 of 102 records read from ${mixed} were rejected (2%, more than the 1% allowed); it keeps its 300 records (--max-rejected 2% to load it anyway)`,
+      `vulnscope: feed go-vulndb not replaced: 2 of 102 records read from ${mixed} were rejected (2%, more than the 1% allowed); it keeps its 300 records (--max-rejected 2% to load it anyway)`,
     );
     const allowed = await runCli(['ingest', 'advisories', '--feed', 'go-vulndb', '--max-rejected', '2%', mixed], env);
     expect(allowed.code, allowed.stderr).toBe(0);
@@ -103,7 +103,7 @@ describe('vulnscope ingest advisories: a replacement must not destroy a feed', (
     expect((await feedsByName())['go-vulndb']).toMatchObject({ records: 0, source: empty });
 
     const bad = await runCli(['ingest', 'advisories', '--feed', 'go-vulndb', '--max-rejected', 'lots', empty], env);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--max-rejected: expected a percentage from 0% to 100%/);
   });
 });
@@ -132,14 +132,15 @@ describe('vulnscope ingest classifications: a replacement must not destroy a lis
     const refused = await runCli(['ingest', 'classifications', empty, '--as', 'proxy:tor', '--name', 'tor'], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
-      `error: classification list "tor" not replaced: nothing was read from ${empty}; it keeps its 600 entries (--allow-empty to load it anyway)\n`,
+      `vulnscope: classification list "tor" not replaced: nothing was read from ${empty}; it keeps its 600 entries (--allow-empty to load it anyway)\n`,
     );
 
-    const binary = write('tor-random.bin', randomBytes(4096));
+    // Random bytes, but no comma: a comma on the first line would make it a CSV without an IP column (a usage error).
+    const binary = write('tor-random.bin', Buffer.from(randomBytes(4096).filter((byte) => byte !== 0x2c)));
     const random = await runCli(['ingest', 'classifications', binary, '--as', 'proxy:tor', '--name', 'tor'], env);
     expect(random.code).toBe(1);
     expect(lastLine(random.stderr)).toMatch(
-      /^error: classification list "tor" not replaced: all [\d,]+ lines read from .* were rejected; it keeps its 600 entries \(--allow-empty --max-rejected 100% to load it anyway\)$/,
+      /^vulnscope: classification list "tor" not replaced: all [\d,]+ lines read from .* were rejected; it keeps its 600 entries \(--allow-empty --max-rejected 100% to load it anyway\)$/,
     );
 
     const lines = fs.readFileSync(TOR, 'utf8').trimEnd().split('\n').slice(0, 98);

@@ -72,7 +72,7 @@ describe('vulnscope sync (NVD APIs)', () => {
     fake.fail = () => 404;
     const result = await runCli(['sync', 'nist-nvd2', '--force'], env);
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toMatch(/error: NVD API request .*cves\/2\.0.* failed: HTTP 404.*induced failure/);
+    expect(result.stderr).toMatch(/^vulnscope: NVD API request .*cves\/2\.0.* failed: HTTP 404.*induced failure/m);
     expect(result.stderr).not.toContain('cli-test-key');
   });
 

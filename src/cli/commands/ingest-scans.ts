@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js';
 import { confirmingMatcher } from '../../services/matching/source.js';
+import { VulnscopeError } from '../../core/errors.js';
 import type { ReadItem } from '../../core/observation.js';
 import { ClassificationResolver } from '../../ingest/classifications/resolver.js';
 import { openGeoEnricher } from '../../ingest/enrich/geo.js';
@@ -15,8 +16,24 @@ export interface IngestScansOptions {
   batchSize?: number;
 }
 
-async function* allFiles(files: string[], format: ScanFormat | undefined): AsyncIterable<ReadItem> {
-  for (const file of files) yield* readScanFile(file, { format });
+/**
+ * The items of every file in turn. A file that cannot be read or decoded ends with one error naming
+ * it: reported (`onUnreadable`) in one line, and the next file is read; what was read before it in
+ * that file stays read.
+ */
+async function* allFiles(
+  files: string[],
+  format: ScanFormat | undefined,
+  onUnreadable: (message: string) => void,
+): AsyncIterable<ReadItem> {
+  for (const file of files) {
+    try {
+      yield* readScanFile(file, { format });
+    } catch (error) {
+      if (!(error instanceof VulnscopeError && error.code === 'unreadable_input')) throw error;
+      onUnreadable(error.message);
+    }
+  }
 }
 
 /** `vulnscope ingest scans FILE…|-`: returns the process exit code. */
@@ -33,11 +50,16 @@ export async function ingestScans(config: Config, files: string[], options: Inge
       : undefined;
   const progress = new Progress('ingesting', { unit: 'observations' });
   let summary: IngestSummary;
+  let unreadable = 0;
+  const onUnreadable = (message: string) => {
+    unreadable++;
+    progress.print(`vulnscope: ${message}`);
+  };
   try {
     const classifier = new ClassificationResolver(await storage.classificationLists.allEntries());
     summary = await runIngest(
       storage,
-      allFiles(files, options.format),
+      allFiles(files, options.format, onUnreadable),
       { geo, classifier, matcher: confirmingMatcher(storage) },
       {
         retentionDays: config.retentionDays,
@@ -61,5 +83,6 @@ export async function ingestScans(config: Config, files: string[], options: Inge
     rejected: summary.rejected,
     seconds: (summary.durationMs / 1000).toFixed(2),
   });
+  if (unreadable > 0) return 1;
   return options.strict && summary.rejected > 0 ? 1 : 0;
 }

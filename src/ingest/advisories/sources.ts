@@ -9,11 +9,11 @@ import { createReadStream, createWriteStream, type Stats } from 'node:fs';
 import { mkdtemp, open, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, basename } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import yauzl from 'yauzl';
-import { invalidInput } from '../../core/errors.js';
+import { invalidInput, unreadableInput } from '../../core/errors.js';
 
 export interface SourceDocument {
   /** For reports: the file path, or `archive.zip#member` (nested: `a.zip#cves.zip#cves/…`). */
@@ -66,15 +66,32 @@ async function peek(stream: Readable, bytes: number): Promise<{ head: Buffer; st
   return { head, stream: combined };
 }
 
-/** Gunzips `stream` when it starts with the gzip magic bytes. */
-export async function decompressed(stream: Readable): Promise<Readable> {
+/**
+ * Gunzips `stream` when it starts with the gzip magic bytes. Damaged or truncated gzip data ends
+ * the stream with one error naming the document (`name`), not zlib's bare "unexpected end of file".
+ */
+export async function decompressed(stream: Readable, name?: string): Promise<Readable> {
   const peeked = await peek(stream, 2);
   if (!isGzip(peeked.head)) return peeked.stream;
   const gunzip = createGunzip();
   // Errors of either stream end up on `gunzip`, which the reader consumes.
   pipeline(peeked.stream, gunzip).catch(() => {});
-  return gunzip;
+  if (name === undefined) return gunzip;
+  const named = new PassThrough();
+  gunzip.on('error', (error) => named.destroy(isGzipDataError(error) ? gzipError(name, error) : error));
+  named.once('close', () => gunzip.destroy());
+  gunzip.pipe(named);
+  return named;
 }
+
+/** True for the errors zlib raises on damaged or truncated gzip data. */
+const isGzipDataError = (error: unknown) => {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' && code.startsWith('Z_');
+};
+
+const gzipError = (name: string, error: Error) =>
+  unreadableInput(`${name}: corrupt or truncated gzip data (${error.message})`);
 
 async function fileHead(path: string, bytes: number): Promise<Buffer> {
   const handle = await open(path, 'r');
@@ -113,7 +130,7 @@ export async function* sourceDocuments(source: string, accept: AcceptName): Asyn
     yield* zipDocuments(source, source, accept);
     return;
   }
-  yield { name: source, open: () => decompressed(createReadStream(source)) };
+  yield { name: source, open: () => decompressed(createReadStream(source), source) };
 }
 
 async function* directoryDocuments(root: string, relative: string, accept: AcceptName): AsyncGenerator<SourceDocument> {
@@ -123,7 +140,8 @@ async function* directoryDocuments(root: string, relative: string, accept: Accep
     const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
     const full = join(root, path);
     if (entry.isDirectory()) yield* directoryDocuments(root, path, accept);
-    else if (entry.isFile() && accept(path)) yield { name: full, open: () => decompressed(createReadStream(full)) };
+    else if (entry.isFile() && accept(path))
+      yield { name: full, open: () => decompressed(createReadStream(full), full) };
   }
 }
 
@@ -185,7 +203,8 @@ async function* zipDocuments(path: string, label: string, accept: AcceptName): A
           await rm(dir, { recursive: true, force: true });
         }
       } else if (accept(name)) {
-        yield { name: `${label}#${name}`, open: async () => decompressed(await openEntry(zip, current)) };
+        const document = `${label}#${name}`;
+        yield { name: document, open: async () => decompressed(await openEntry(zip, current), document) };
       }
     }
   } finally {

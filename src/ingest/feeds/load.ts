@@ -5,7 +5,8 @@
  * skipped); a failure leaves the feed as it was. So does a load its guard refuses (no valid record,
  * or more than 1 % of the items rejected, unless `guard` says otherwise): LoadRefused is thrown.
  */
-import type { LoadGuard } from '../../core/load-guard.js';
+import { unreadableInput, VulnscopeError } from '../../core/errors.js';
+import { counted, type LoadGuard } from '../../core/load-guard.js';
 import type { AdvisoryItem, AdvisoryRecord } from '../advisories/types.js';
 import type { LoadCounts } from '../../storage/index.js';
 import type { Storage } from '../../storage/index.js';
@@ -111,6 +112,16 @@ export async function loadFeedItems(
     return { ...counts, read, rejected, durationMs: Date.now() - started, ...(knowledge ? { knowledge } : {}) };
   } catch (error) {
     await load.abort().catch(() => {});
+    if (error instanceof VulnscopeError && error.code === 'unreadable_input') {
+      // Say what became of the feed: nothing, like any failed load.
+      const stored = await storage.advisories.feed(feed.name).catch(() => undefined);
+      const mode = options.mode ?? 'replace';
+      throw unreadableInput(
+        !stored
+          ? `feed ${feed.name} not loaded: ${error.message}`
+          : `feed ${feed.name} not ${mode === 'replace' ? 'replaced' : 'merged'}: ${error.message}; it keeps its ${counted(stored.recordCount, 'record')}`,
+      );
+    }
     throw error;
   }
 }

@@ -140,20 +140,43 @@ describe('readScanFile', () => {
     });
   });
 
-  it('reports truncated gzip after yielding what was readable', async () => {
+  it('ends a truncated gzip with one error naming the file, after yielding what was readable', async () => {
     const lines = Array.from(
       { length: 20_000 },
       (_, n) => `{"ip":"10.0.${n >> 8}.${n & 255}","port":80,"timestamp":${1700000000 + n}}`,
     );
     const gz = gzipSync(lines.join('\n'));
-    const items = await readAll(writeTemp('cut.ndjson.gz', gz.subarray(0, Math.floor(gz.length / 2))));
-    const last = items[items.length - 1];
-    expect(last).toMatchObject({
-      kind: 'rejected',
-      reason: expect.stringMatching(/^corrupt or truncated gzip data: /),
+    const file = writeTemp('cut.ndjson.gz', gz.subarray(0, Math.floor(gz.length / 2)));
+    const items: ReadItem[] = [];
+    const error = await (async () => {
+      for await (const item of readScanFile(file)) items.push(item);
+    })().catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'unreadable_input',
+      message: expect.stringMatching(
+        new RegExp(
+          `^${file}: corrupt or truncated gzip data \\(unexpected end of file\\) after line \\d+; the rest of the file was not read$`,
+        ),
+      ),
     });
     expect(items.length).toBeGreaterThan(1000);
-    expect(items.slice(0, -1).every((i) => i.kind === 'observation')).toBe(true);
+    expect(items.every((i) => i.kind === 'observation')).toBe(true);
+  });
+
+  it('reports a truncated gzip once, not a rejection for every record decoded before the damage', async () => {
+    // Records of another kind (a KEV-like array): each is rejected, and the gzip is cut short.
+    const records = Array.from({ length: 1_404 }, (_, n) => ({ cveID: `CVE-2024-${10000 + n}`, vendorProject: 'x' }));
+    const gz = gzipSync(JSON.stringify(records));
+    const file = writeTemp('kev-cut.json.gz', gz.subarray(0, gz.length - 8));
+    const items: ReadItem[] = [];
+    const error = await (async () => {
+      for await (const item of readScanFile(file)) items.push(item);
+    })().catch((e: unknown) => e);
+    expect(items).toEqual([]);
+    expect(error).toMatchObject({
+      code: 'unreadable_input',
+      message: `nothing could be read from ${file}: corrupt or truncated gzip data (unexpected end of file); the 1,404 records before it were rejected`,
+    });
   });
 
   it('stops cleanly when the consumer stops early', async () => {
