@@ -75,7 +75,9 @@ const program = new Command('vulnscope')
     `
 Errors:
   Every error is one line on stderr, "vulnscope: <message>", and a non-zero exit
-  status (2 for a usage error); --verbose adds the stack trace.
+  status (2 for a usage error); --verbose adds the stack trace. An input that
+  cannot be decoded (corrupt gzip), or from which nothing could be read (empty,
+  another kind of file), is one such line naming it and exit status 1.
 
 Guarded loads:
   A load that replaces stored data (ingest advisories, sync, ingest
@@ -142,7 +144,9 @@ const ingest = program.command('ingest').description('load data');
 
 ingest
   .command('scans')
-  .description('ingest scan results (Vulnscope NDJSON, nmap XML, Shodan JSON, masscan JSON; gzip ok); - reads stdin')
+  .description(
+    'ingest scan results (Vulnscope NDJSON, nmap XML, Shodan JSON, masscan JSON; gzip ok); - reads stdin; an input nothing could be read from (empty, another kind of file, corrupt gzip) is reported in one line and exits 1',
+  )
   .argument('<files...>', 'files, or - for standard input')
   .addOption(new Option('--format <format>', 'skip auto-detection').choices(['ndjson', 'nmap', 'shodan', 'masscan']))
   .option('--strict', 'exit with status 1 when any line was rejected')

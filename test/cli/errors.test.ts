@@ -106,3 +106,41 @@ describe('vulnscope errors: one plain line', () => {
     expect(missing.stderr).toBe(`vulnscope: scan file not found: ${path.join(dir, 'missing.xml')}\n`);
   });
 });
+
+describe('vulnscope ingest scans: an input from which nothing could be read exits non-zero', () => {
+  it('an empty file, a random binary file and a KEV catalog: one line each, exit 1', async () => {
+    const empty = write('empty.xml', '');
+    const binary = write('random.bin', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131 + 7) % 256)));
+    for (const [file, why] of [
+      [empty, 'it is empty'],
+      [binary, 'binary data, not text: expected nmap/masscan XML (<), a JSON array ([) or JSON lines ({)'],
+      [KEV, 'its one record was rejected (line 1: missing ip)'],
+    ] as const) {
+      const result = await runCli(['ingest', 'scans', file], env);
+      expect(result.code, file).toBe(1);
+      expect(result.stderr).toBe(`vulnscope: nothing could be read from ${file}: ${why}\n`);
+    }
+    const stdin = await runCli(['ingest', 'scans', '-'], env, '');
+    expect(stdin.code).toBe(1);
+    expect(stdin.stderr).toBe('vulnscope: nothing could be read from <stdin>: it is empty\n');
+  });
+
+  it('the other inputs are still read; --strict keeps its meaning for rejected lines of good input', async () => {
+    const empty = write('empty-too.json', '');
+    const good = write(
+      'good.ndjson',
+      `${JSON.stringify({ ip: '192.0.2.44', port: 22, timestamp: new Date().toISOString() })}\n{"ip": "nope"}\n`,
+    );
+    const result = await runCli(['ingest', 'scans', empty, good], env);
+    expect(result.code).toBe(1);
+    expect(messages(result.stderr)).toEqual([
+      `vulnscope: nothing could be read from ${empty}: it is empty`,
+      expect.stringMatching(new RegExp(`^rejected ${good}:2: `)),
+    ]);
+    expect(summaryOf(result.stderr)).toMatchObject({ read: '2', rejected: '1' });
+    const lenient = await runCli(['ingest', 'scans', good], env);
+    expect(lenient.code).toBe(0);
+    const strict = await runCli(['ingest', 'scans', '--strict', good], env);
+    expect(strict.code).toBe(1);
+  });
+});

@@ -17,9 +17,9 @@ export interface IngestScansOptions {
 }
 
 /**
- * The items of every file in turn. A file that cannot be read or decoded ends with one error naming
- * it: reported (`onUnreadable`) in one line, and the next file is read; what was read before it in
- * that file stays read.
+ * The items of every file in turn. A file that cannot be read or decoded, or from which nothing
+ * could be read (empty, of another kind), ends with one error naming it: reported (`onUnreadable`)
+ * in one line, and the next file is read; what was read before it in that file stays read.
  */
 async function* allFiles(
   files: string[],
@@ -73,6 +73,13 @@ export async function ingestScans(config: Config, files: string[], options: Inge
     geo?.close();
     await storage.close();
   }
+  // When no input gave anything, the line per input that said why is the whole report.
+  if (unreadable === 0 || summary.read > 0) printIngestSummary(summary);
+  if (unreadable > 0) return 1;
+  return options.strict && summary.rejected > 0 ? 1 : 0;
+}
+
+function printIngestSummary(summary: IngestSummary): void {
   printSummary('ingest summary', {
     read: summary.read,
     inserted: summary.inserted,
@@ -83,6 +90,4 @@ export async function ingestScans(config: Config, files: string[], options: Inge
     rejected: summary.rejected,
     seconds: (summary.durationMs / 1000).toFixed(2),
   });
-  if (unreadable > 0) return 1;
-  return options.strict && summary.rejected > 0 ? 1 : 0;
 }

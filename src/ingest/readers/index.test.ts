@@ -80,14 +80,18 @@ describe('readScanFile', () => {
     expect(dionaea[0]!.at).toEqual({ file: `${SCANS}nmap_libnmap_dionaea_scan.xml`, line: 23 });
     expect(summary(await readAll(`${SCANS}shodan_host_dns_sample.json`))).toEqual(['192.0.2.10:53/udp']);
     expect(summary(await readAll(`${SCANS}shodan_host_cropped_nginx_sample.json`))).toEqual(['198.51.100.80:80/tcp']);
-    expect(summary(await readAll(`${SCANS}nmap_libnmap_2_hosts.json`))).toEqual([
-      expect.stringMatching(/^rejected: this is a python-libnmap JSON report/),
-    ]);
+    await expect(readAll(`${SCANS}nmap_libnmap_2_hosts.json`)).rejects.toMatchObject({
+      code: 'unreadable_input',
+      message: expect.stringMatching(
+        /^nothing could be read from .*nmap_libnmap_2_hosts\.json: its one record was rejected \(line 1: this is a python-libnmap JSON report/,
+      ),
+    });
   });
 
   it('produces fingerprints the ingest pipeline normalises unchanged (every shared scan)', async () => {
     let fingerprints = 0;
-    for (const name of readdirSync(SCANS)) {
+    // The python-libnmap JSON report is no scan format (nothing can be read from it: above).
+    for (const name of readdirSync(SCANS).filter((n) => n !== 'nmap_libnmap_2_hosts.json')) {
       for await (const item of readScanFile(SCANS + name)) {
         if (item.kind !== 'observation') continue;
         for (const fingerprint of item.observation.fingerprints) {
@@ -109,27 +113,55 @@ describe('readScanFile', () => {
   });
 
   it('uses the forced format instead of detecting', async () => {
-    const items = await readAll(`${SCANS}shodan_host_cropped_nginx_sample.json`, {
-      format: 'nmap' satisfies ScanFormat,
+    await expect(
+      readAll(`${SCANS}shodan_host_cropped_nginx_sample.json`, { format: 'nmap' satisfies ScanFormat }),
+    ).rejects.toMatchObject({
+      code: 'unreadable_input',
+      message: expect.stringMatching(/: its one record was rejected \(line \d+: invalid XML: /),
     });
-    expect(items).toEqual([
-      { kind: 'rejected', at: expect.any(Object), reason: expect.stringMatching(/^invalid XML: /) },
-    ]);
     expect(summary(await readAll(`${SCANS}shodan_host_cropped_nginx_sample.json`, { format: 'shodan' }))).toEqual([
       '198.51.100.80:80/tcp',
     ]);
   });
 
-  it('yields nothing for an empty file and one rejection for an unknown one', async () => {
-    expect(await readAll(writeTemp('empty.json', ''))).toEqual([]);
-    expect(await readAll(writeTemp('blank.json.gz', gzipSync('\n\n')))).toEqual([]);
-    const csv = writeTemp('list.csv', 'ip,port\n192.0.2.1,80\n');
-    expect(await readAll(csv)).toEqual([
-      {
-        kind: 'rejected',
-        at: { file: csv, line: 1 },
-        reason: expect.stringMatching(/^unrecognised input starting with "ip,port/),
-      },
+  it('ends with one error when nothing could be read: empty, unknown, binary, another kind of JSON', async () => {
+    const nothingRead = (file: string, why: string | RegExp) =>
+      expect(readAll(file)).rejects.toMatchObject({
+        code: 'unreadable_input',
+        message: typeof why === 'string' ? `nothing could be read from ${file}: ${why}` : expect.stringMatching(why),
+      });
+    await nothingRead(writeTemp('empty.json', ''), 'it is empty');
+    await nothingRead(writeTemp('blank.json.gz', gzipSync('\n\n')), 'it is empty');
+    await nothingRead(writeTemp('list.csv', 'ip,port\n192.0.2.1,80\n'), /: unrecognised input starting with "ip,port/);
+    await nothingRead(
+      writeTemp('random.bin', Buffer.from([0x00, 0xff, 0x13, 0x37, 0x80, 0x81, 0x0a, 0xfe])),
+      /: binary data, not text: expected nmap\/masscan XML/,
+    );
+    const kev = {
+      title: 'CISA Catalog of Known Exploited Vulnerabilities',
+      vulnerabilities: [{ cveID: 'CVE-2021-44228' }],
+    };
+    await nothingRead(
+      writeTemp('kev.json', JSON.stringify(kev, null, 2)),
+      'its one record was rejected (line 1: missing ip)',
+    );
+    const osv = Array.from({ length: 3 }, (_, n) => JSON.stringify({ id: `GO-2024-000${n}`, aliases: [] })).join('\n');
+    await nothingRead(writeTemp('osv.jsonl', osv), 'all 3 records were rejected (the first, line 1: missing ip)');
+  });
+
+  it('yields nothing, and no error, for a well-formed scan that found nothing', async () => {
+    const run = '<?xml version="1.0"?>\n<nmaprun scanner="nmap" start="1700000000"><runstats/></nmaprun>\n';
+    expect(await readAll(writeTemp('nothing-open.xml', run))).toEqual([]);
+    expect(await readAll(writeTemp('no-results.json', '[]\n'))).toEqual([]);
+  });
+
+  it('holds back rejections before the first observation, then yields them in order', async () => {
+    const text = ['{"ip":"bad"}', '{"port":1}', '{"ip":"192.0.2.1","port":22,"timestamp":1700000000}', '{"x":1}'];
+    expect(summary(await readAll(writeTemp('late.ndjson', text.join('\n'))))).toEqual([
+      expect.stringMatching(/^rejected: /),
+      expect.stringMatching(/^rejected: /),
+      '192.0.2.1:22/tcp',
+      expect.stringMatching(/^rejected: /),
     ]);
   });
 
