@@ -1,6 +1,7 @@
 import type { Config } from '../../config.js';
 import { confirmingMatcher } from '../../services/matching/source.js';
 import { VulnscopeError } from '../../core/errors.js';
+import { counted } from '../../core/load-guard.js';
 import type { ReadItem } from '../../core/observation.js';
 import { ClassificationResolver } from '../../ingest/classifications/resolver.js';
 import { openGeoEnricher } from '../../ingest/enrich/geo.js';
@@ -75,8 +76,15 @@ export async function ingestScans(config: Config, files: string[], options: Inge
   }
   // When no input gave anything, the line per input that said why is the whole report.
   if (unreadable === 0 || summary.read > 0) printIngestSummary(summary);
+  if (summary.expired > 0) process.stderr.write(`${droppedAsOld(summary.expired, config.retentionDays)}\n`);
   if (unreadable > 0) return 1;
   return options.strict && summary.rejected > 0 ? 1 : 0;
+}
+
+/** Observations dropped for their age, the window, and what changes it (old samples otherwise look like a failure). */
+function droppedAsOld(count: number, retentionDays: number): string {
+  const were = count === 1 ? 'was' : 'were';
+  return `${counted(count, 'observation')} ${were} older than the ${retentionDays}-day retention window and ${were} not stored (--retention-days N before the command, or VULNSCOPE_RETENTION_DAYS, sets the window; 0 keeps everything)`;
 }
 
 function printIngestSummary(summary: IngestSummary): void {
