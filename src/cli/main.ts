@@ -307,7 +307,7 @@ token
   .requiredOption('--name <name>', 'who or what the token is for')
   .option(
     '--feeds <list>',
-    'advisory feeds it may read: a,b or * or none (default: env VULNSCOPE_DEFAULT_FEEDS, else *)',
+    'advisory feeds it may read: a,b (registered or loaded feeds; see "vulnscope feeds") or * or none (default: env VULNSCOPE_DEFAULT_FEEDS, else *)',
     optionParser(parseFeedEntitlement),
   )
   .option(
@@ -315,12 +315,14 @@ token
     'its own budget: requests per window of each endpoint group, or unlimited (default: env VULNSCOPE_RATE_LIMIT)',
     optionParser(parseTokenRateLimit),
   )
+  .option('--feeds-file <file>', 'feed registry whose feeds --feeds may name (env VULNSCOPE_FEEDS_FILE)')
   .action(
     async (options: {
       name: string;
       feeds?: ReturnType<typeof parseFeedEntitlement>;
       rateLimit?: ReturnType<typeof parseTokenRateLimit>;
-    }) => (await commands.token()).createToken(config(), options.name, options),
+      feedsFile?: string;
+    }) => (await commands.token()).createToken(config({ feedsFile: options.feedsFile }), options.name, options),
   );
 token
   .command('list')

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { coversAnyFeed, coversFeed, formatFeedEntitlement, parseFeedEntitlement } from './entitlements.js';
+import {
+  checkEntitledFeeds,
+  coversAnyFeed,
+  coversFeed,
+  formatFeedEntitlement,
+  parseFeedEntitlement,
+} from './entitlements.js';
 
 describe('feed entitlements', () => {
   it.each([
@@ -19,5 +25,14 @@ describe('feed entitlements', () => {
 
   it.each(['a b', '-x', 'a,b/c', 'x'.repeat(65)])('rejects the feed name in %j', (text) => {
     expect(() => parseFeedEntitlement(text)).toThrow(/feed name/);
+  });
+
+  it('refuses feeds that are not known, naming the known ones', () => {
+    const known = ['nist-nvd2', 'cisa-kev'];
+    for (const text of ['*', 'none', 'cisa-kev', 'cisa-kev,nist-nvd2'])
+      expect(() => checkEntitledFeeds(parseFeedEntitlement(text), known, '--feeds')).not.toThrow();
+    expect(() => checkEntitledFeeds(parseFeedEntitlement('kev,nvd,cisa-kev'), known, '--feeds')).toThrow(
+      '--feeds: unknown feeds "kev", "nvd" (known feeds: cisa-kev, nist-nvd2; or * or none)',
+    );
   });
 });

@@ -37,6 +37,20 @@ export function parseFeedEntitlement(text: string): FeedEntitlement {
   return { all: false, feeds: feeds.map(checkFeedName).sort() };
 }
 
+/**
+ * Checks that an entitlement names only `known` feeds (a typo would otherwise give a token that can
+ * read nothing, silently); `source` says where the list came from (`--feeds`).
+ */
+export function checkEntitledFeeds(entitlement: FeedEntitlement, known: Iterable<string>, source: string): void {
+  if (entitlement.all) return;
+  const names = new Set(known);
+  const unknown = entitlement.feeds.filter((feed) => !names.has(feed));
+  if (unknown.length === 0) return;
+  throw invalidInput(
+    `${source}: unknown feed${unknown.length === 1 ? '' : 's'} ${unknown.map((f) => `"${f}"`).join(', ')} (known feeds: ${[...names].sort().join(', ')}; or * or none)`,
+  );
+}
+
 export function formatFeedEntitlement(entitlement: FeedEntitlement): string {
   if (entitlement.all) return '*';
   return entitlement.feeds.length === 0 ? 'none' : entitlement.feeds.join(',');

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { budgetFor, formatBudget, parseRateLimits, parseTokenRateLimit, RATE_GROUPS } from './rate-limit.js';
+import {
+  budgetFor,
+  describeBudget,
+  formatBudget,
+  formatWindow,
+  parseRateLimits,
+  parseTokenRateLimit,
+  RATE_GROUPS,
+} from './rate-limit.js';
 
 describe('rate limit specifications', () => {
   it.each([
@@ -46,5 +54,21 @@ describe('rate limit specifications', () => {
 
   it.each(['0', '-1', '1.5', 'lots', ''])('rejects token limit %j', (text) => {
     expect(() => parseTokenRateLimit(text)).toThrow(/--rate-limit/);
+  });
+
+  it('describes a budget with its window', () => {
+    expect([500, 1000, 60_000, 90_000, 300_000, 3_600_000, 5_400_000].map(formatWindow)).toEqual([
+      '500 ms',
+      '1 s',
+      '60 s',
+      '90 s',
+      '5 min',
+      '1 h',
+      '90 min',
+    ]);
+    expect(describeBudget({ limit: 600, windowMs: 60_000 })).toBe('600 requests per 60 s');
+    expect(describeBudget({ limit: 1, windowMs: 3_600_000 })).toBe('1 request per 1 h');
+    expect(describeBudget({ limit: 12_000, windowMs: 60_000 })).toBe('12,000 requests per 60 s');
+    expect(describeBudget(undefined)).toBe('unlimited');
   });
 });

@@ -76,6 +76,21 @@ export function budgetFor(limits: RateLimits, group: RateGroup, own: TokenRateLi
   return { limit: own, windowMs: base?.windowMs ?? 60_000 };
 }
 
+/** A window in words: `500 ms`, `60 s`, `5 min`, `1 h`. */
+export function formatWindow(windowMs: number): string {
+  if (windowMs % 1000 !== 0) return `${windowMs} ms`;
+  const seconds = windowMs / 1000;
+  if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds >= 120 && seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
+
+/** A budget in words: `600 requests per 60 s`, or `unlimited`. */
+export function describeBudget(budget: Budget | undefined): string {
+  if (!budget) return 'unlimited';
+  return `${budget.limit.toLocaleString('en-US')} request${budget.limit === 1 ? '' : 's'} per ${formatWindow(budget.windowMs)}`;
+}
+
 export function formatBudget(budget: Budget | undefined): string {
   if (!budget) return 'unlimited';
   const seconds = budget.windowMs / 1000;

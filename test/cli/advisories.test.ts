@@ -171,6 +171,7 @@ describe('vulnscope advisory commands', () => {
     );
     expect(limited.code, limited.stderr).toBe(0);
     expect(limited.stdout.trim()).toMatch(/^vs_/);
+    expect(limited.stderr).toMatch(/feeds kev-mirror,nist-nvd2, rate limit 50 requests per 60 s;/);
     const bench = await runCli(['token', 'create', '--name', 'bench', '--rate-limit', 'unlimited'], env);
     expect(bench.code).toBe(0);
     const defaults = await runCli(['token', 'create', '--name', 'defaults'], {
@@ -180,14 +181,33 @@ describe('vulnscope advisory commands', () => {
     expect(defaults.code).toBe(0);
     const listed = JSON.parse((await runCli(['token', 'list', '--json'], env)).stdout) as Array<Record<string, string>>;
     const byName = Object.fromEntries(listed.map((row) => [row.name, row]));
-    expect(byName.partner).toMatchObject({ feeds: 'kev-mirror,nist-nvd2', rate_limit: '50 per window' });
+    expect(byName.partner).toMatchObject({ feeds: 'kev-mirror,nist-nvd2', rate_limit: '50 requests per 60 s' });
     expect(byName.bench).toMatchObject({ feeds: '*', rate_limit: 'unlimited' });
-    expect(byName.defaults).toMatchObject({ feeds: 'nist-nvd2', rate_limit: 'default (600/60s)' });
+    expect(byName.defaults).toMatchObject({ feeds: 'nist-nvd2', rate_limit: 'default (600 requests per 60 s)' });
     const table = await runCli(['token', 'list'], env);
     expect(table.stdout).toMatch(/FEEDS\s+RATE LIMIT/);
     const bad = await runCli(['token', 'create', '--name', 'x', '--feeds', 'Not A Feed'], env);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/feed name/);
+    // A feed neither registered nor loaded is a typo: refused, naming the known ones (a loaded-only feed is known).
+    const unknownFeed = await runCli(['token', 'create', '--name', 'x', '--feeds', 'nosuchfeed,cisa-kev'], env);
+    expect(unknownFeed.code).toBe(2);
+    expect(unknownFeed.stdout).toBe('');
+    expect(unknownFeed.stderr).toBe(
+      'vulnscope: --feeds: unknown feed "nosuchfeed" (known feeds: broken-link, cisa-kev, examples, go-vulndb, kev-mirror, mitre-cvelist-v5, nist-nvd2, pypa, rustsec; or * or none)\n',
+    );
+    const unknownDefault = await runCli(['token', 'create', '--name', 'x'], { ...env, VULNSCOPE_DEFAULT_FEEDS: 'kev' });
+    expect(unknownDefault.code).toBe(2);
+    expect(unknownDefault.stderr).toMatch(/^vulnscope: VULNSCOPE_DEFAULT_FEEDS: unknown feed "kev" \(known feeds: /);
+    const loadedOnly = await runCli(['token', 'create', '--name', 'examples-reader', '--feeds', 'examples'], env);
+    expect(loadedOnly.code, loadedOnly.stderr).toBe(0);
+    const perGroup = await runCli(['token', 'create', '--name', 'y'], {
+      ...env,
+      VULNSCOPE_RATE_LIMIT: 'index=1200/60s,backup=10/1h',
+    });
+    expect(perGroup.stderr).toContain(
+      'rate limit default (index 1,200 requests per 60 s, advisory 600 requests per 60 s, backup 10 requests per 1 h, search 600 requests per 60 s, other 600 requests per 60 s)',
+    );
     const badLimit = await runCli(['token', 'create', '--name', 'x', '--rate-limit', 'fast'], env);
     expect(badLimit.code).not.toBe(0);
     expect(badLimit.stderr).toMatch(/--rate-limit/);

@@ -1,7 +1,8 @@
 import type { Config } from '../../config.js';
-import { formatFeedEntitlement, type FeedEntitlement } from '../../core/entitlements.js';
+import { checkEntitledFeeds, formatFeedEntitlement, type FeedEntitlement } from '../../core/entitlements.js';
 import { notFound } from '../../core/errors.js';
-import { formatBudget, RATE_GROUPS, type TokenRateLimit } from '../../core/rate-limit.js';
+import { budgetFor, describeBudget, RATE_GROUPS, type TokenRateLimit } from '../../core/rate-limit.js';
+import { FeedRegistry } from '../../services/feed-registry.js';
 import { createStorage } from '../../storage/index.js';
 import { tokenState, type TokenInfo } from '../../core/tokens.js';
 import { printTable } from '../output.js';
@@ -11,12 +12,21 @@ export interface CreateTokenOptions {
   rateLimit?: TokenRateLimit;
 }
 
-/** Prints only the token on stdout, so scripts can capture it. */
+/**
+ * Prints only the token on stdout, so scripts can capture it. Its feeds must be known: registered
+ * (built in or in the feed registry file) or loaded.
+ */
 export async function createToken(config: Config, name: string, options: CreateTokenOptions = {}): Promise<void> {
   const storage = await createStorage(config.database);
   try {
+    const feeds = options.feeds ?? config.defaultFeeds;
+    const known = [
+      ...new FeedRegistry(config.feeds).list().map((feed) => feed.name),
+      ...(await storage.advisories.feeds()).map((feed) => feed.name),
+    ];
+    checkEntitledFeeds(feeds, known, options.feeds ? '--feeds' : 'VULNSCOPE_DEFAULT_FEEDS');
     const { token, info } = await storage.tokens.create(name, {
-      feeds: options.feeds ?? config.defaultFeeds,
+      feeds,
       ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
     });
     process.stdout.write(`${token}\n`);
@@ -32,12 +42,17 @@ function describeFeeds(info: TokenInfo, config: Config): string {
   return info.feeds ? formatFeedEntitlement(info.feeds) : `default (${formatFeedEntitlement(config.defaultFeeds)})`;
 }
 
-/** The token's own budget, or the server's (per group when the groups differ). */
+/**
+ * The token's budget in words, with its window: its own limit over each endpoint group's window
+ * (`50 requests per 60 s`), or the server's default (`default (600 requests per 60 s)`); per group
+ * when the groups differ.
+ */
 function describeRateLimit(info: TokenInfo, config: Config): string {
   if (info.rateLimit === 'unlimited') return 'unlimited';
-  if (info.rateLimit !== undefined) return `${info.rateLimit} per window`;
-  const budgets = new Set(RATE_GROUPS.map((group) => formatBudget(config.rateLimits[group])));
-  return budgets.size === 1 ? `default (${[...budgets][0]})` : 'default (per group)';
+  const budgets = RATE_GROUPS.map((group) => describeBudget(budgetFor(config.rateLimits, group, info.rateLimit)));
+  const described =
+    new Set(budgets).size === 1 ? budgets[0]! : RATE_GROUPS.map((group, i) => `${group} ${budgets[i]}`).join(', ');
+  return info.rateLimit === undefined ? `default (${described})` : described;
 }
 
 export async function listTokens(config: Config, json: boolean): Promise<void> {
