@@ -64,6 +64,14 @@ describe.each(engineCases())('target-intel authentication on $name', (engine) =>
     ['?token=T first', (token: string) => inject(`${TI}?token=${encodeURIComponent(token)}&limit=1`)],
     ['cookie token=T', (token: string) => inject(`${TI}?limit=1`, { cookie: `token=${token}` })],
     ['cookie among others', (token: string) => inject(`${TI}?limit=1`, { cookie: `a=1; token=${token}; b=2` })],
+    [
+      // The Cookie header written by light-my-request with the `cookie` package (pinned in package.json).
+      'cookie token=T set through inject({ cookies })',
+      (token: string) =>
+        t.app
+          .inject({ method: 'GET', url: `${TI}?limit=1`, cookies: { a: '1', token } })
+          .then((r) => ({ status: r.statusCode, body: r.json() })),
+    ],
   ])('accepts %s', async (_how, send) => {
     const response = await send(t.token);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
