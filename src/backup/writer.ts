@@ -134,7 +134,8 @@ export async function writeArchive(options: WriteArchiveOptions): Promise<Archiv
       callback(null, chunk);
     },
   });
-  const done = pipeline(zip.outputStream, counter, fs.createWriteStream(tmpZip, { flags: 'wx' }));
+  const out = fs.createWriteStream(tmpZip, { flags: 'wx' });
+  const done = pipeline(zip.outputStream, counter, out);
   let failure: unknown;
   done.catch((error: unknown) => {
     failure = error;
@@ -206,6 +207,8 @@ export async function writeArchive(options: WriteArchiveOptions): Promise<Archiv
     member?.destroy();
     (zip.outputStream as unknown as { destroy?: () => void }).destroy?.();
     await done.catch(() => {});
+    // A stream destroyed before its file was opened still opens (creates) it: remove the file only once it is closed.
+    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
     await fs.promises.rm(tmpZip, { force: true });
     await fs.promises.rm(tmpMeta, { force: true });
     throw error;
