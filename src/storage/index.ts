@@ -47,7 +47,15 @@ export async function createStorage(config: DatabaseConfig, options: { migrate?:
   };
 }
 
-export type { AdvisoryPaging, AdvisoryPosition, LoadCounts } from './advisories/index.js';
+export type {
+  AdvisoryIndexRow,
+  AdvisoryHit,
+  AdvisoryPaging,
+  AdvisoryPosition,
+  AdvisorySearchResult,
+  LoadCounts,
+  VisibleRecord,
+} from './advisories/index.js';
 export { openDatabase, type Listening } from './database.js';
 export type { AdvisoryRepository } from './advisories/index.js';
 export type { KnowledgeRepository } from './knowledge/index.js';
@@ -57,7 +65,9 @@ export {
   KNOWLEDGE_FEEDS,
   type CpeAlias,
   type CpeNameEntry,
+  type CpeNameRow,
   type CpeNameSearch,
+  type CpeNameSearchResult,
   type DerivedKnowledge,
   type KnowledgeChange,
   type KnowledgeCounts,

@@ -1,6 +1,13 @@
 import type { AdvisoryFilters } from '../../core/advisory/filters.js';
 import type { Database } from '../database.js';
-import { getFeed, listFeeds, setSyncValidators, type StoredFeed } from './feeds.js';
+import { feedGenerations, getFeed, listFeeds, setSyncValidators, type StoredFeed } from './feeds.js';
+import {
+  changedIndexRows,
+  recordsByRowIds,
+  visibleRecords,
+  type AdvisoryIndexRow,
+  type VisibleRecord,
+} from './index-rows.js';
 import { AdvisoryLoad, type LoadOptions } from './load.js';
 import {
   generationPage,
@@ -12,6 +19,7 @@ import {
 } from './search.js';
 
 export type { StoredFeed } from './feeds.js';
+export type { AdvisoryIndexRow, VisibleRecord } from './index-rows.js';
 export type { AdvisoryWrite, LoadCounts, LoadInput, LoadOptions } from './load.js';
 export { AdvisoryLoad } from './load.js';
 export type { AdvisoryHit, AdvisoryPaging, AdvisoryPosition, AdvisorySearchResult } from './search.js';
@@ -48,6 +56,35 @@ export class AdvisoryRepository {
     limit: number,
   ): Promise<AdvisoryHit[]> {
     return generationPage(this.db, feed, generation, after, limit);
+  }
+
+  /** Generation and record count per feed (missing feeds: generation 0, empty). */
+  generations(feeds: readonly string[]): Promise<Map<string, { generation: number; recordCount: number }>> {
+    return feedGenerations(this.db, feeds);
+  }
+
+  /**
+   * For the in-memory index: the rows of `feed` that generations (`fromGeneration`,
+   * `toGeneration`] wrote and `toGeneration` sees, with terms and match data, by row id after `afterId`.
+   */
+  changedIndexRows(
+    feed: string,
+    fromGeneration: number,
+    toGeneration: number,
+    afterId: number,
+    limit?: number,
+  ): Promise<AdvisoryIndexRow[]> {
+    return changedIndexRows(this.db, feed, fromGeneration, toGeneration, afterId, limit);
+  }
+
+  /** The (record id, row id) pairs `generation` of `feed` sees, by record id after `afterRecordId`. */
+  visibleRecords(feed: string, generation: number, afterRecordId: string, limit?: number): Promise<VisibleRecord[]> {
+    return visibleRecords(this.db, feed, generation, afterRecordId, limit);
+  }
+
+  /** The stored records of these row ids; rows purged since are absent. */
+  recordsByRowIds(ids: readonly number[]): Promise<Map<number, unknown>> {
+    return recordsByRowIds(this.db, ids);
   }
 
   /** Remembers the HTTP validators of the last download, for conditional requests. */
