@@ -53,6 +53,8 @@ export interface Config {
   nvd: NvdApiConfig;
   /** The cvelistV5 release `vulnscope sync mitre-cvelist-v5` downloads when the feed has no source (VULNSCOPE_CVELIST_URL). */
   cvelistUrl: string;
+  /** Operator token for `/process/status` (event-loop delay, memory); the routes exist only when set (VULNSCOPE_STATUS_TOKEN). */
+  statusToken?: string;
 }
 
 export interface NvdApiConfig {
@@ -163,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
       ...(nonEmpty(env.VULNSCOPE_NVD_API_KEY) ? { apiKey: nonEmpty(env.VULNSCOPE_NVD_API_KEY) } : {}),
     },
     cvelistUrl: httpUrl(nonEmpty(env.VULNSCOPE_CVELIST_URL) ?? DEFAULT_CVELIST_URL, 'VULNSCOPE_CVELIST_URL'),
+    ...(nonEmpty(env.VULNSCOPE_STATUS_TOKEN) ? { statusToken: nonEmpty(env.VULNSCOPE_STATUS_TOKEN) } : {}),
   };
 }
 

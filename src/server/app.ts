@@ -15,6 +15,7 @@ import { BackupScheduler } from '../backup/service.js';
 import { BackupStore } from '../backup/store.js';
 import { DOWNLOAD_PREFIX } from '../backup/urls.js';
 import { registerHealth } from './routes/health.js';
+import { PROCESS_STATUS_PREFIX, registerProcessStatus } from './routes/process-status.js';
 import { collectRoutes, registerOpenApi } from './routes/openapi.js';
 import { registerTargetIntel } from './routes/target-intel/route.js';
 import { registerWhoami } from './routes/whoami.js';
@@ -68,12 +69,14 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   const limitRate = enforceRateLimit(rateLimiter);
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0]!;
-    // Signed backup downloads carry their own authorisation and are fetched without a token.
-    if (PUBLIC_PATHS.has(path) || path.startsWith(DOWNLOAD_PREFIX)) return;
+    // Signed backup downloads carry their own authorisation and are fetched without a token;
+    // the operator routes answer only the operator token.
+    if (PUBLIC_PATHS.has(path) || path.startsWith(DOWNLOAD_PREFIX) || path.startsWith(PROCESS_STATUS_PREFIX)) return;
     await authenticate(request, reply);
     await limitRate(request, reply);
   });
   registerHealth(app, context);
+  if (context.config.statusToken) registerProcessStatus(app, context.config.statusToken);
   registerTargetIntel(app, context);
   registerAdvisory(app, context);
   registerCpeSearch(app, context);

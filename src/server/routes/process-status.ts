@@ -1,0 +1,53 @@
+import { timingSafeEqual } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { unauthorized } from '../../core/errors.js';
+
+/** Where the operator routes live; the API-token check leaves them to their own token. */
+export const PROCESS_STATUS_PREFIX = '/process/';
+/** Fine enough that a 50 ms stall shows as one (Node's default is 10 ms). */
+const RESOLUTION_MS = 5;
+
+const ms = (nanoseconds: number) => Math.round((nanoseconds / 1e6) * 100) / 100;
+
+/**
+ * `GET /process/status` and `POST /process/status/reset`: this process's worst event-loop delay
+ * since the last reset, and its memory, for operators and the benchmarks. They answer only the
+ * operator token (VULNSCOPE_STATUS_TOKEN), never an API token, and exist only when it is set. In a
+ * cluster each worker answers for itself (`pid` says which); a reset returns the figures it cleared.
+ */
+export function registerProcessStatus(app: FastifyInstance, statusToken: string): void {
+  const delay = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  delay.enable();
+  let since = Date.now();
+  app.addHook('onClose', async () => delay.disable());
+  const expected = Buffer.from(statusToken);
+  const authorise = async (request: FastifyRequest) => {
+    const given = Buffer.from(request.headers.authorization?.replace(/^Bearer\s+/i, '').trim() ?? '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      throw unauthorized('unauthorized: the operator status token is required');
+  };
+  const status = () => {
+    const memory = process.memoryUsage();
+    return {
+      pid: process.pid,
+      since: new Date(since).toISOString(),
+      event_loop_delay: {
+        resolution_ms: RESOLUTION_MS,
+        // The histogram counts the sampling interval in every sample: a stall is max − resolution.
+        max_ms: ms(delay.max),
+        p99_ms: ms(delay.percentile(99)),
+        p50_ms: ms(delay.percentile(50)),
+        samples: delay.count,
+      },
+      memory: { rss_bytes: memory.rss, heap_used_bytes: memory.heapUsed, external_bytes: memory.external },
+    };
+  };
+  app.get(`${PROCESS_STATUS_PREFIX}status`, { preHandler: authorise }, async () => status());
+  app.post(`${PROCESS_STATUS_PREFIX}status/reset`, { preHandler: authorise }, async () => {
+    const before = status();
+    delay.reset();
+    since = Date.now();
+    return before;
+  });
+}
