@@ -255,6 +255,11 @@ function bindFsValue(value: string): string {
   return plainWfnToFs(value) ?? bindFsValueByUnits(value);
 }
 
+/** A plain (unquoted) value as a CPE 2.3 formatted string field, with its specials backslash-quoted. */
+export function formatFsValue(plain: string): string {
+  return bindFsValue(quoteWfnValue(plain));
+}
+
 /** bindFsValue for any value (exported for the test that holds the fast path to it). */
 export function bindFsValueByUnits(value: string): string {
   const units = wfnToUnits(value);

@@ -251,6 +251,18 @@ export const MIGRATIONS: Migration[] = [
     statements: () => [],
     run: fillAdvisoryUpdateTimes,
   },
+  {
+    id: 9,
+    name: 'cpe_name_changes: the CPE names each knowledge write touched',
+    // Each server's in-memory CPE name index reads this log past the last entry it applied and
+    // re-reads those names, so a search sees every committed write without re-reading the table.
+    statements: (engine) => [
+      `CREATE TABLE cpe_name_changes (
+        seq ${id(engine)},
+        name_id TEXT ${bytewise(engine)} NOT NULL
+      )`,
+    ],
+  },
 ];
 
 /** Migration 7's data step: rows without an update time get one from their record, in batches. */

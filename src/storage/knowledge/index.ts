@@ -12,6 +12,7 @@ import {
 } from './criteria.js';
 import { bumpGeneration, knowledgeGeneration, lockKnowledge, setSyncedGeneration, syncedGeneration } from './meta.js';
 import { knowledgeNameOf, searchNames, upsertNames } from './names.js';
+import { latestNameChange, nameChangesSince, nameRowPage, namesByIds, oldestNameChange } from './name-changes.js';
 import {
   changedSince,
   knowledgeWithoutRecord,
@@ -22,7 +23,9 @@ import {
 } from './sources.js';
 import type {
   CpeAlias,
+  CpeNameChange,
   CpeNameEntry,
+  CpeNameRow,
   CpeNameSearch,
   CpeNameSearchResult,
   KnowledgeChange,
@@ -175,6 +178,33 @@ export class KnowledgeRepository {
 
   searchCpeNames(search: CpeNameSearch): Promise<CpeNameSearchResult> {
     return searchNames(this.db, search);
+  }
+
+  // --- the name change log (read by the in-memory name index, src/search/cpe-names) ---------
+
+  /** The newest entry of the name change log (0: none). */
+  latestCpeNameChange(): Promise<number> {
+    return latestNameChange(this.db);
+  }
+
+  /** The oldest entry the log still keeps (undefined: empty). */
+  oldestCpeNameChange(): Promise<number | undefined> {
+    return oldestNameChange(this.db);
+  }
+
+  /** Log entries after `after`, oldest first. */
+  cpeNameChangesSince(after: number, limit: number): Promise<CpeNameChange[]> {
+    return nameChangesSince(this.db, after, limit);
+  }
+
+  /** The names among `ids` that exist now. */
+  cpeNamesByIds(ids: readonly string[]): Promise<CpeNameRow[]> {
+    return namesByIds(this.db, ids);
+  }
+
+  /** Names after `after` (undefined: from the first) in id order. */
+  cpeNamePage(after: string | undefined, limit: number): Promise<CpeNameRow[]> {
+    return nameRowPage(this.db, after, limit);
   }
 
   // --- derivation bookkeeping (used by src/ingest/knowledge) -------------------------------

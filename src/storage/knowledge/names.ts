@@ -7,6 +7,7 @@ import { ANY, NA, formatCpe23, parseCpe, unquoteWfnValue, type Wfn } from '../..
 import { nameLookupOf } from '../../core/applicability/index-keys.js';
 import type { Sql, SqlValue } from '../database.js';
 import { chunks, placeholders } from '../advisories/sql-lists.js';
+import { logNameChanges } from './name-changes.js';
 import type { CpeNameEntry, CpeNameSearch, CpeNameSearchResult, KnowledgeName } from './types.js';
 
 /** A concrete name's row identity and search columns. */
@@ -138,6 +139,10 @@ export async function upsertNames(
       params,
     );
   }
+  await logNameChanges(
+    tx,
+    sorted.map((item) => item.name.id),
+  );
   return { written: byId.size, rejected };
 }
 
@@ -163,6 +168,10 @@ export async function adjustNameRefs(
       params,
     );
   }
+  await logNameChanges(
+    tx,
+    changed.map((d) => d.name.id),
+  );
   const decreased = changed.filter((d) => d.delta < 0).map((d) => d.name.id);
   for (const ids of chunks(decreased)) {
     await tx.run(

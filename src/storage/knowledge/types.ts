@@ -131,3 +131,19 @@ export interface NameCriteria {
   /** Candidate criteria rows (the index contract; exact evaluation is the caller's). */
   criteria: StoredCriterion[];
 }
+
+/** A CPE name as the in-memory name index holds it: the id (sort key), the name as published, the search columns. */
+export interface CpeNameRow {
+  id: string;
+  cpe: string;
+  part: string;
+  vendor: string;
+  product: string;
+  version: string;
+}
+
+/** An entry of the name change log: name `nameId` was written or removed. */
+export interface CpeNameChange {
+  seq: number;
+  nameId: string;
+}
