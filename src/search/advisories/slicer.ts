@@ -1,0 +1,72 @@
+/**
+ * Long work in slices: `due()` is cheap to call in a loop and says when the current slice has run
+ * for SLICE_MS; then `pause()` yields to the event loop, so rebuilding an index never holds a
+ * server's requests. (Awaiting on every step would cost a microtask each.)
+ */
+export const SLICE_MS = 10;
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class Slicer {
+  private started = performance.now();
+  private calls = 0;
+
+  /** Whether the slice is used up (the clock is read every 256 calls). */
+  due(): boolean {
+    return (++this.calls & 255) === 0 && performance.now() - this.started >= SLICE_MS;
+  }
+
+  async pause(): Promise<void> {
+    await yieldToLoop();
+    this.started = performance.now();
+  }
+}
+
+/** Sorts `items` in place by `compare` (a stable bottom-up merge sort that yields between slices). */
+export async function sortSliced(
+  items: Uint32Array,
+  compare: (a: number, b: number) => number,
+  slicer: Slicer,
+): Promise<Uint32Array> {
+  const n = items.length;
+  let from: Uint32Array = items;
+  let to: Uint32Array = new Uint32Array(n);
+  for (let width = 1; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) {
+        to[k++] = compare(from[j]!, from[i]!) < 0 ? from[j++]! : from[i++]!;
+        if (slicer.due()) await slicer.pause();
+      }
+      while (i < mid) to[k++] = from[i++]!;
+      while (j < hi) to[k++] = from[j++]!;
+    }
+    [from, to] = [to, from];
+  }
+  if (from !== items) items.set(from);
+  return items;
+}
+
+/** The merge of two lists sorted by `compare` (on ties, `a` first). */
+export async function mergeSliced(
+  a: Uint32Array,
+  b: Uint32Array,
+  compare: (x: number, y: number) => number,
+  slicer: Slicer,
+): Promise<Uint32Array> {
+  const out = new Uint32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) {
+    out[k++] = compare(b[j]!, a[i]!) < 0 ? b[j++]! : a[i++]!;
+    if (slicer.due()) await slicer.pause();
+  }
+  out.set(a.subarray(i), k);
+  out.set(b.subarray(j), k + a.length - i);
+  return out;
+}
