@@ -1,0 +1,235 @@
+/**
+ * The in-memory index behind `/v4/advisory`: per feed an immutable segment of the generation its
+ * pointer names (see segment.ts), over records held in slots (record-table.ts), with the filters
+ * terms cannot decide answered by the match index. Kept current by generation switch: before a
+ * query, the feed pointers are read (one statement); a feed that moved is brought forward by
+ * reading only the rows its new generations wrote, and records they removed are found by count.
+ */
+import type { AdvisoryFilters } from '../../core/advisory/filters.js';
+import { unavailable } from '../../core/errors.js';
+import type { AdvisoryPaging, AdvisoryRepository, AdvisorySearchResult } from '../../storage/index.js';
+import type { Bitmap } from '../bitmap.js';
+import { FeedChange, FeedState } from './feed-change.js';
+import { ReadWriteGate } from './gate.js';
+import { AdvisoryMatchIndex } from './match-index.js';
+import { RecordTable } from './record-table.js';
+import { findPage } from './query.js';
+import { Slicer } from './slicer.js';
+import { TermDictionary } from './term-dictionary.js';
+
+/** Attempts at a consistent read while loads keep switching a feed. */
+const MAX_ATTEMPTS = 5;
+
+export interface AdvisoryIndexStatus {
+  feeds: number;
+  records: number;
+  memoryBytes: number;
+  buildMs?: number;
+}
+
+export class AdvisoryIndex {
+  private readonly terms = new TermDictionary();
+  private readonly table = new RecordTable(this.terms);
+  private readonly states = new Map<string, FeedState>();
+  private readonly gate = new ReadWriteGate();
+  /** Feeds a query asked for that the next catch-up adds. */
+  private readonly wanted = new Set<string>();
+  private running: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+  private built: Promise<void> | undefined;
+  private buildMs: number | undefined;
+  /** Counts generation switches (match results are cached per version). */
+  private version = 0;
+  private readonly matchCache = new Map<string, Promise<Bitmap>>();
+
+  constructor(
+    private readonly advisories: AdvisoryRepository,
+    readonly match = new AdvisoryMatchIndex(),
+  ) {}
+
+  /** Reads every loaded feed (at server start; otherwise the first query does). */
+  build(): Promise<void> {
+    this.built ??= (async () => {
+      const started = performance.now();
+      for (const feed of await this.advisories.feeds()) this.wanted.add(feed.name);
+      await this.refresh();
+      this.buildMs = performance.now() - started;
+    })().catch((error: unknown) => {
+      this.built = undefined;
+      throw error;
+    });
+    return this.built;
+  }
+
+  /**
+   * Brings `feeds` (and every feed held) to the generation their pointers name. A caller arriving
+   * while a catch-up runs waits for the next one, which reads the pointers after its arrival:
+   * a query always sees what was committed before it began.
+   */
+  async catchUp(feeds: readonly string[]): Promise<void> {
+    await this.build();
+    for (const feed of feeds) if (!this.states.has(feed)) this.wanted.add(feed);
+    return this.refresh();
+  }
+
+  private refresh(): Promise<void> {
+    if (!this.running) {
+      this.running = this.run().finally(() => {
+        this.running = undefined;
+      });
+      return this.running;
+    }
+    this.queued ??= this.running
+      .catch(() => {})
+      .then(() => {
+        this.queued = undefined;
+        return this.refresh();
+      });
+    return this.queued;
+  }
+
+  async search(
+    feeds: readonly string[],
+    filters: AdvisoryFilters,
+    paging: AdvisoryPaging,
+  ): Promise<AdvisorySearchResult> {
+    const names = [...new Set(feeds)].sort();
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      await this.catchUp(names);
+      const page = await this.gate.read(() =>
+        findPage(
+          names.map((name) => this.states.get(name)!.segment),
+          this.table,
+          this.terms,
+          filters,
+          paging,
+          (candidates) => this.matching(filters, candidates),
+        ),
+      );
+      const records = await this.advisories.recordsByRowIds(page.hits.map((hit) => hit.rowId));
+      // A row purged since the catch-up: a newer generation switched in; read again.
+      if (page.hits.some((hit) => !records.has(hit.rowId))) continue;
+      return {
+        total: page.total,
+        filtered: page.filtered,
+        more: page.more,
+        records: page.hits.map(({ rowId, ...position }) => ({ ...position, record: records.get(rowId) })),
+      };
+    }
+    throw unavailable('advisory feeds were reloaded repeatedly during the query; try again');
+  }
+
+  status(): AdvisoryIndexStatus {
+    return {
+      feeds: this.states.size,
+      records: this.table.size,
+      memoryBytes: this.memoryBytes(),
+      ...(this.buildMs !== undefined ? { buildMs: this.buildMs } : {}),
+    };
+  }
+
+  /** An estimate of the memory the index holds (the match index not included). */
+  memoryBytes(): number {
+    let segments = 0;
+    for (const state of this.states.values()) segments += state.segment.byteLength + 64 * state.recordSlots.size;
+    return this.table.byteLength + this.terms.byteLength + segments;
+  }
+
+  /** Match results are the same for the same filters until a switch; a cursor walk asks for each page. */
+  private matching(filters: AdvisoryFilters, candidates: Bitmap | undefined) {
+    if (candidates) return this.match.matching(filters, candidates);
+    const key = `${this.version}\u0000${JSON.stringify(filters)}`;
+    let result = this.matchCache.get(key);
+    if (!result) {
+      if (this.matchCache.size >= 16) this.matchCache.delete(this.matchCache.keys().next().value!);
+      result = this.match.matching(filters);
+      result.catch(() => this.matchCache.delete(key));
+      this.matchCache.set(key, result);
+    }
+    return result;
+  }
+
+  private async run(): Promise<void> {
+    const names = new Set([...this.states.keys(), ...this.wanted]);
+    this.wanted.clear();
+    const generations = await this.advisories.generations([...names]);
+    for (const name of [...names].sort()) {
+      let state = this.states.get(name);
+      if (!state) {
+        state = new FeedState(name, this.table);
+        this.states.set(name, state);
+      }
+      const target = generations.get(name)!;
+      if (target.generation !== state.generation) await this.advance(state, target.generation);
+    }
+  }
+
+  /** Brings one feed from its held generation to `target` (or a later one, if loads switch meanwhile). */
+  private async advance(state: FeedState, target: number): Promise<void> {
+    const slicer = new Slicer();
+    let change = new FeedChange(state, this.table, this.terms, this.match);
+    let from = target < state.generation ? 0 : state.generation;
+    if (from === 0) change.replaceAll();
+    let to = target;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        if (attempt >= MAX_ATTEMPTS) throw unavailable('an advisory feed was reloaded repeatedly; try again');
+        if (to > 0) await this.readRows(state.name, from, to, change);
+        const now = (await this.advisories.generations([state.name])).get(state.name)!;
+        if (now.generation !== to) {
+          // Switched again while we read: read on from there (a reload if it went back).
+          from = now.generation < to ? 0 : to;
+          if (from === 0) {
+            change.abandon();
+            change = new FeedChange(state, this.table, this.terms, this.match);
+            change.replaceAll();
+          }
+          to = now.generation;
+          continue;
+        }
+        if (change.count !== now.recordCount) {
+          const visible = await this.visible(state.name, to);
+          const stable = (await this.advisories.generations([state.name])).get(state.name)!.generation === to;
+          if (!stable || !change.keepOnly(visible)) {
+            change.abandon();
+            change = new FeedChange(state, this.table, this.terms, this.match);
+            change.replaceAll();
+            from = 0;
+            continue;
+          }
+        }
+        break;
+      }
+      const segment = await change.nextSegment(to, slicer);
+      await this.gate.write(() => {
+        change.switchTo(segment);
+        this.version++;
+        this.matchCache.clear();
+      });
+    } catch (error) {
+      change.abandon();
+      throw error;
+    }
+  }
+
+  private async readRows(feed: string, from: number, to: number, change: FeedChange): Promise<void> {
+    let afterId = 0;
+    for (;;) {
+      const rows = await this.advisories.changedIndexRows(feed, from, to, afterId);
+      for (const row of rows) change.add(row);
+      if (rows.length === 0) return;
+      afterId = rows[rows.length - 1]!.id;
+    }
+  }
+
+  private async visible(feed: string, generation: number): Promise<Map<string, number>> {
+    const visible = new Map<string, number>();
+    let after = '';
+    for (;;) {
+      const rows = await this.advisories.visibleRecords(feed, generation, after);
+      for (const row of rows) visible.set(row.recordId, row.id);
+      if (rows.length === 0) return visible;
+      after = rows[rows.length - 1]!.recordId;
+    }
+  }
+}
