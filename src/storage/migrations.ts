@@ -252,6 +252,19 @@ export const MIGRATIONS: Migration[] = [
     run: fillAdvisoryUpdateTimes,
   },
   {
+    id: 8,
+    name: 'knowledge_product_changes: which products each knowledge generation touched',
+    // Written in the knowledge writer's transaction, so every process (not only the writer) learns
+    // which products' prepared CVE structures a new generation made stale.
+    statements: (engine) => [
+      `CREATE TABLE knowledge_product_changes (
+        generation BIGINT NOT NULL,
+        product_key TEXT ${bytewise(engine)} NOT NULL
+      )`,
+      `CREATE INDEX knowledge_product_changes_generation ON knowledge_product_changes (generation)`,
+    ],
+  },
+  {
     id: 9,
     name: 'cpe_name_changes: the CPE names each knowledge write touched',
     // Each server's in-memory CPE name index reads this log past the last entry it applied and

@@ -2,13 +2,44 @@
  * CPE search's `cves`: for each concrete name, the CVEs with a criterion (or CVE 5 affected entry)
  * covering it — per criterion, as NVD's cpeName search does, without evaluating AND
  * configurations; with `vulnerableOnly`, only criteria that make the name the vulnerable element.
- * Candidates come from the criteria index in one query per product on the page.
+ * Answered from the per-product structures of search/cpe-cves (one index per storage, shared by
+ * every caller); a name whose part, vendor or product is not concrete is evaluated directly.
  */
 import { applicabilityCoversName } from '../../core/applicability/criterion.js';
 import { parseCpe } from '../../core/cpe.js';
+import { CpeCveIndex } from '../../search/cpe-cves/cpe-cve-index.js';
 import type { Storage } from '../../storage/index.js';
 
+const indexes = new WeakMap<Storage, CpeCveIndex>();
+
+/** The CPE → CVE index of a storage (created on first use). */
+export function cpeCveIndexOf(storage: Storage): CpeCveIndex {
+  let index = indexes.get(storage);
+  if (!index) {
+    index = new CpeCveIndex(storage.knowledge);
+    indexes.set(storage, index);
+  }
+  return index;
+}
+
 export async function cvesOfNames(
+  storage: Storage,
+  cpes: readonly string[],
+  vulnerableOnly: boolean,
+): Promise<string[][]> {
+  const indexed = await cpeCveIndexOf(storage).cvesOfNames(cpes, vulnerableOnly);
+  const rest = cpes.filter((_, i) => indexed[i] === undefined);
+  if (rest.length === 0) return indexed as string[][];
+  const evaluated = await cvesOfNamesByEvaluation(storage, rest, vulnerableOnly);
+  let next = 0;
+  return indexed.map((cves) => cves ?? evaluated[next++]!);
+}
+
+/**
+ * The same answer by evaluating every candidate criterion of each name (the criteria index, one
+ * query per product): the reference the indexed answer is tested against.
+ */
+export async function cvesOfNamesByEvaluation(
   storage: Storage,
   cpes: readonly string[],
   vulnerableOnly: boolean,

@@ -14,7 +14,8 @@
 import type { CveApplicability } from '../../core/applicability/types.js';
 import type { Sql, SqlValue } from '../database.js';
 import { chunks, placeholders } from '../advisories/sql-lists.js';
-import { bumpGeneration } from './meta.js';
+import { bumpGeneration, knowledgeGeneration } from './meta.js';
+import { logProductChanges } from './product-changes.js';
 import { adjustNameRefs, concreteName, productKey, type NameIdentity } from './names.js';
 import type {
   DerivedKnowledge,
@@ -101,7 +102,7 @@ export async function candidateCves(db: Sql, names: readonly KnowledgeName[]): P
   return [...cves].sort();
 }
 
-interface CriterionRecord {
+export interface CriterionRecord {
   cve_id: string;
   part: string;
   vendor: string;
@@ -121,7 +122,7 @@ interface CriterionRecord {
 const CRITERION_COLUMNS =
   'cve_id, part, vendor, product, vulnerable, source, criterion, exact_key, start_key, start_incl, end_key, end_incl, unbounded, always_check';
 
-function toCriterion(row: CriterionRecord): StoredCriterion {
+export function toCriterion(row: CriterionRecord): StoredCriterion {
   const out: StoredCriterion = {
     cveId: row.cve_id,
     part: row.part,
@@ -306,6 +307,9 @@ export async function replaceKnowledge(
   }
   await adjustNameRefs(tx, deltas);
   const cvesChanged = new Set([...existing, ...ordered.map((w) => w.applicability.cveId)]).size;
-  if (cvesChanged > 0) await bumpGeneration(tx);
+  if (cvesChanged > 0) {
+    await bumpGeneration(tx);
+    await logProductChanges(tx, await knowledgeGeneration(tx), [...touched]);
+  }
   return { cvesChanged, criteria: rows.length, touchedProducts: [...touched].sort() };
 }

@@ -13,6 +13,8 @@ import {
 import { bumpGeneration, knowledgeGeneration, lockKnowledge, setSyncedGeneration, syncedGeneration } from './meta.js';
 import { knowledgeNameOf, searchNames, upsertNames } from './names.js';
 import { latestNameChange, nameChangesSince, nameRowPage, namesByIds, oldestNameChange } from './name-changes.js';
+import { productChangesSince, type ProductChanges } from './product-changes.js';
+import { productCriteria } from './product-criteria.js';
 import {
   changedSince,
   knowledgeWithoutRecord,
@@ -32,11 +34,13 @@ import type {
   KnowledgeDeriver,
   KnowledgeName,
   NameCriteria,
+  StoredCriterion,
 } from './types.js';
 
 export type * from './types.js';
 export { KNOWLEDGE_FEEDS } from './types.js';
 export type { KnowledgeWrite } from './criteria.js';
+export type { ProductChanges } from './product-changes.js';
 export { criterionMayMatch, NO_UPPER_LIMIT, scanKeyOf } from './criteria.js';
 export { concreteName, knowledgeNameOf, parseProductKey, productKey } from './names.js';
 export { inputHash } from './sources.js';
@@ -113,6 +117,22 @@ export class KnowledgeRepository {
   /** CVE ids (sorted) with a criterion that may match one of the names, per the index contract. */
   candidateCves(names: readonly KnowledgeName[]): Promise<string[]> {
     return candidateCves(this.db, names);
+  }
+
+  /**
+   * Every criteria row that can apply to names of a concrete product (its own and the wildcard
+   * rows), in pages of `pageSize` rows.
+   */
+  productCriteria(
+    product: { part: string; vendor: string; product: string },
+    pageSize = 2000,
+  ): AsyncIterable<StoredCriterion[]> {
+    return productCriteria(this.db, product, pageSize);
+  }
+
+  /** The products whose criteria changed after generation `after` (see product-changes.ts). */
+  productChangesSince(after: number): Promise<ProductChanges> {
+    return productChangesSince(this.db, after);
   }
 
   /** The stored applicability of these CVEs (those with knowledge), by CVE id. */

@@ -1,0 +1,188 @@
+/**
+ * The CVEs of any CPE name of one product (part:vendor:product), prepared once from the product's
+ * criteria rows: CVE ids become dense local numbers in id order (so a bitmap iterates in the
+ * answer's order); key-decided criteria (fast-criteria.ts) become a bitmap of every-version CVEs,
+ * bitmaps per exact version key and an interval stabbing structure over the update-folded key;
+ * the rest (slow-criteria.ts) is evaluated per name and remembered for recently asked names.
+ * Vulnerable and non-vulnerable criteria are kept apart, so both answers come from one structure.
+ */
+import type { Wfn } from '../../core/cpe.js';
+import type { NameLookup } from '../../core/applicability/index-keys.js';
+import type { CveApplicability, IndexedCriterion } from '../../core/applicability/types.js';
+import { RoaringBitmap32, type Bitmap } from '../bitmap.js';
+import { fastCriterionOf, type FastCriterion } from './fast-criteria.js';
+import { IntervalStabbing, type KeyInterval } from './interval-stabbing.js';
+import { mayCover, slowCriteriaOf, type SlowCriterion } from './slow-criteria.js';
+import type { TimeSlicer } from './time-slicer.js';
+
+export interface ProductIdentity {
+  part: string;
+  vendor: string;
+  product: string;
+}
+
+interface KeyedCriteria {
+  all: Bitmap;
+  exact: Map<string, Bitmap>;
+  ranges: IntervalStabbing;
+}
+
+/** Per-name results of the slow criteria kept (names of a product asked again, e.g. page by page). */
+const REMEMBERED_NAMES = 4096;
+
+export interface ProductRow extends IndexedCriterion {
+  cveId: string;
+}
+
+/**
+ * What preparing a product needs: its rows (all at once is fine — a product's rows fit in memory)
+ * and the applicability of the CVEs some of whose rows are evaluated per name.
+ */
+export interface ProductSource {
+  applicability(cveIds: readonly string[]): Promise<CveApplicability[]>;
+}
+
+export class ProductCves {
+  private readonly remembered = new Map<string, { vulnerable: number[]; other: number[] }>();
+
+  private constructor(
+    readonly identity: ProductIdentity,
+    /** Local number → CVE id, ascending. */
+    private readonly cveIds: string[],
+    private readonly vulnerable: KeyedCriteria,
+    private readonly other: KeyedCriteria,
+    private readonly slow: SlowCriterion[],
+    /** Rows read, for the cache's budget. */
+    readonly weight: number,
+  ) {}
+
+  static async prepare(
+    identity: ProductIdentity,
+    rows: readonly ProductRow[],
+    source: ProductSource,
+    slicer: TimeSlicer,
+  ): Promise<ProductCves> {
+    const cveIds = [...new Set(rows.map((row) => row.cveId))].sort();
+    const local = new Map(cveIds.map((id, i) => [id, i]));
+    const builders = { vulnerable: newBuilder(), other: newBuilder() };
+    const slowCves = new Set<string>();
+    let i = 0;
+    for (const row of rows) {
+      if (++i % 2048 === 0) await slicer.pause();
+      const fast = fastCriterionOf(row);
+      if (fast) addFast(row.vulnerable ? builders.vulnerable : builders.other, fast, local.get(row.cveId)!);
+      else slowCves.add(row.cveId);
+    }
+    const applies = (row: IndexedCriterion) =>
+      (row.part === identity.part || row.part === '*') &&
+      (row.vendor === identity.vendor || row.vendor === '*') &&
+      (row.product === identity.product || row.product === '*');
+    const isFast = (row: IndexedCriterion) => fastCriterionOf(row) !== undefined;
+    const slow: SlowCriterion[] = [];
+    const wanted = [...slowCves].sort();
+    for (let start = 0; start < wanted.length; start += 500) {
+      await slicer.pause();
+      for (const app of await source.applicability(wanted.slice(start, start + 500))) {
+        const cve = local.get(app.cveId);
+        if (cve !== undefined) slow.push(...slowCriteriaOf(app, cve, applies, isFast));
+      }
+    }
+    await slicer.pause();
+    const vulnerable = buildKeyed(builders.vulnerable, cveIds.length);
+    await slicer.pause();
+    const other = buildKeyed(builders.other, cveIds.length);
+    return new ProductCves(identity, cveIds, vulnerable, other, slow, rows.length);
+  }
+
+  /**
+   * The CVE ids (ascending) of a name of this product: `lookup` is nameLookupOf(name), whose part,
+   * vendor and product must be this product's and concrete.
+   */
+  cvesOf(name: Wfn, cpe: string, lookup: NameLookup, vulnerableOnly: boolean): string[] {
+    const parts: Bitmap[] = [];
+    const extra: number[] = [];
+    const keyed = vulnerableOnly ? [this.vulnerable] : [this.vulnerable, this.other];
+    for (const criteria of keyed) {
+      if (!criteria.all.isEmpty) parts.push(criteria.all);
+      for (const key of new Set([lookup.rawKey, lookup.foldedKey])) {
+        if (key === undefined) continue;
+        const exact = criteria.exact.get(key);
+        if (exact) parts.push(exact);
+      }
+      if (lookup.foldedKey !== undefined) {
+        const stabbed = criteria.ranges.stab(lookup.foldedKey);
+        if (!stabbed.covering.isEmpty) parts.push(stabbed.covering);
+        extra.push(...stabbed.extra);
+      }
+    }
+    const slow = this.slowOf(name, cpe, lookup);
+    extra.push(...slow.vulnerable);
+    if (!vulnerableOnly) extra.push(...slow.other);
+    const union = RoaringBitmap32.orMany(parts);
+    if (extra.length > 0) union.addMany(extra);
+    const values = union.toUint32Array();
+    const out = new Array<string>(values.length);
+    for (let i = 0; i < values.length; i++) out[i] = this.cveIds[values[i]!]!;
+    return out;
+  }
+
+  private slowOf(name: Wfn, cpe: string, lookup: NameLookup): { vulnerable: number[]; other: number[] } {
+    if (this.slow.length === 0) return NONE;
+    const known = this.remembered.get(cpe);
+    if (known) return known;
+    const result = { vulnerable: [] as number[], other: [] as number[] };
+    for (const criterion of this.slow) {
+      if (!mayCover(criterion, lookup) || !criterion.covers(name)) continue;
+      (criterion.vulnerable ? result.vulnerable : result.other).push(criterion.cve);
+    }
+    if (this.remembered.size >= REMEMBERED_NAMES) this.remembered.delete(this.remembered.keys().next().value!);
+    this.remembered.set(cpe, result);
+    return result;
+  }
+
+  /** Criteria evaluated per name (for reports). */
+  get slowCriteria(): number {
+    return this.slow.length;
+  }
+
+  get cveCount(): number {
+    return this.cveIds.length;
+  }
+}
+
+const NONE = { vulnerable: [], other: [] };
+
+interface Builder {
+  all: number[];
+  exact: Map<string, number[]>;
+  ranges: KeyInterval[];
+}
+
+const newBuilder = (): Builder => ({ all: [], exact: new Map(), ranges: [] });
+
+function addFast(builder: Builder, fast: FastCriterion, cve: number): void {
+  if (fast.type === 'all') builder.all.push(cve);
+  else if (fast.type === 'exact') {
+    const list = builder.exact.get(fast.key);
+    if (list) list.push(cve);
+    else builder.exact.set(fast.key, [cve]);
+  } else {
+    builder.ranges.push({
+      ...(fast.start !== undefined ? { start: fast.start } : {}),
+      startInclusive: fast.startInclusive,
+      ...(fast.end !== undefined ? { end: fast.end } : {}),
+      endInclusive: fast.endInclusive,
+      value: cve,
+    });
+  }
+}
+
+function buildKeyed(builder: Builder, cveCount: number): KeyedCriteria {
+  const exact = new Map<string, Bitmap>();
+  for (const [key, cves] of builder.exact) exact.set(key, new RoaringBitmap32(cves));
+  return {
+    all: new RoaringBitmap32(builder.all),
+    exact,
+    ranges: new IntervalStabbing(builder.ranges, cveCount),
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * Whole-product reads for structures prepared in memory: every criterion that can name a product
+ * (its own rows and the wildcard rows whose part, vendor or product is ANY), in keyset pages so no single statement holds a server for long.
+ */
+import type { Sql } from '../database.js';
+import { toCriterion, type CriterionRecord } from './criteria.js';
+import type { StoredCriterion } from './types.js';
+
+const COLUMNS =
+  'id, scan_key, cve_id, part, vendor, product, vulnerable, source, criterion, exact_key, start_key, start_incl, end_key, end_incl, unbounded, always_check';
+
+/** The (part, vendor, product) row keys that can name a concrete product: each value or `*`. */
+function identityCombinations(product: { part: string; vendor: string; product: string }): string[][] {
+  const out: string[][] = [];
+  for (const part of new Set([product.part, '*']))
+    for (const vendor of new Set([product.vendor, '*']))
+      for (const name of new Set([product.product, '*'])) out.push([part, vendor, name]);
+  return out;
+}
+
+/**
+ * Every criteria row that can apply to names of (part, vendor, product), in pages of `pageSize`:
+ * one index range per combination of each value or `*`, walked by (scan_key, id).
+ */
+export async function* productCriteria(
+  db: Sql,
+  product: { part: string; vendor: string; product: string },
+  pageSize: number,
+): AsyncIterable<StoredCriterion[]> {
+  for (const [part, vendor, name] of identityCombinations(product)) {
+    let after: { scanKey: string; id: number } | undefined;
+    for (;;) {
+      const rows = await db.all<CriterionRecord & { id: number | string; scan_key: string }>(
+        `SELECT ${COLUMNS} FROM knowledge_criteria WHERE part = ? AND vendor = ? AND product = ?
+         ${after ? 'AND (scan_key > ? OR (scan_key = ? AND id > ?))' : ''}
+         ORDER BY scan_key, id LIMIT ?`,
+        [part!, vendor!, name!, ...(after ? [after.scanKey, after.scanKey, after.id] : []), pageSize],
+      );
+      if (rows.length > 0) yield rows.map(toCriterion);
+      const last = rows[rows.length - 1];
+      if (rows.length < pageSize || !last) break;
+      after = { scanKey: last.scan_key, id: Number(last.id) };
+    }
+  }
+}
