@@ -1,20 +1,45 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ClassRun } from './class-load.js';
 import type { LoadResult } from './http-load.js';
+import type { ServerLoopDelay } from './loop-delay.js';
+import { classTargets, sumTargets, type Target, verdict } from './targets.js';
 
-export interface AdvisoryQueryFigures {
+export interface AdvisoryQueryFigures extends ClassRun {
   name: string;
   /** The `/v4/advisory` parameters (limit 100 always; `page` for the deep page). */
   params: Record<string, string>;
-  /** `_meta.filtered`: records matching. */
-  filtered: number;
-  /** True when the filter needs the match data (version, CPE, several entry filters): every candidate is evaluated. */
+  /** `_meta.filtered`: records matching (absent when the server refuses the class). */
+  filtered?: number;
+  /** True when the filter needs the match data (version, CPE, several entry filters). */
   matchData: boolean;
-  engineRuns: number;
-  /** In-process `storage.advisories.search(...)` (filters parsed as the route does), no HTTP. */
-  engineP50Ms: number;
-  engineP99Ms: number;
+  engineRuns?: number;
+  /** In-process engine (the index the server builds, or the storage query when there is none), no HTTP. */
+  engineP50Ms?: number;
+  engineP99Ms?: number;
   api: { c1: LoadResult; c32: LoadResult };
+  targets?: Target[];
+}
+
+/** API p50 per class of the SQLite run of the same size, for the PostgreSQL ≤ 2 × SQLite target. */
+export interface SqliteComparison {
+  file: string;
+  date: string;
+  apiP50Ms: Record<string, number>;
+}
+
+/** Reads `advisories-sqlite-<records>.json` from `dir` when this run is PostgreSQL's. */
+export function compareWithSqlite(dir: string, engine: string, records: number): SqliteComparison | undefined {
+  if (engine === 'sqlite') return undefined;
+  const file = path.join(dir, `advisories-sqlite-${records}.json`);
+  if (!fs.existsSync(file)) return undefined;
+  const sqlite = JSON.parse(fs.readFileSync(file, 'utf8')) as AdvisoryBenchResult;
+  const all = [...sqlite.queries, ...(sqlite.pathological ?? [])];
+  return {
+    file: path.basename(file),
+    date: sqlite.date,
+    apiP50Ms: Object.fromEntries(all.map((q) => [q.name, q.api.c1.p50Ms])),
+  };
 }
 
 export interface AdvisoryBenchResult {
@@ -39,6 +64,18 @@ export interface AdvisoryBenchResult {
   };
   floor: { c1: LoadResult; c32: LoadResult };
   queries: AdvisoryQueryFigures[];
+  /** The requests that used to stall a server (deep pages, `version` alone). */
+  pathological: AdvisoryQueryFigures[];
+  memory: {
+    engine: string;
+    /** `memoryBytes()` of the in-process index (the same structure each server worker builds). */
+    indexBytes: number;
+    harnessRssMiB: number;
+    serverStartSeconds: number;
+    /** Each server worker's RSS after the run (from `/process/status`). */
+    workerRssMiB: number[];
+  };
+  comparedWith?: SqliteComparison;
   walk: {
     params: Record<string, string>;
     limit: number;
@@ -50,6 +87,7 @@ export interface AdvisoryBenchResult {
     recordsPerSecond: number;
     pageP50Ms: number;
     pageP99Ms: number;
+    loop?: ServerLoopDelay;
   };
 }
 
@@ -59,6 +97,8 @@ const n = (value: number) => Math.round(value).toLocaleString('en-US');
 /** Writes `advisories-<engine>-<records>.json` and `.md`. */
 export function writeAdvisoryReport(dir: string, result: AdvisoryBenchResult): string[] {
   fs.mkdirSync(dir, { recursive: true });
+  for (const q of [...result.queries, ...result.pathological])
+    q.targets = classTargets(q, result.comparedWith?.apiP50Ms[q.name]);
   const base = path.join(dir, `advisories-${result.engine}-${result.records}`);
   fs.writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
   fs.writeFileSync(`${base}.md`, renderAdvisoryMarkdown(result));
@@ -91,23 +131,62 @@ export function renderAdvisoryMarkdown(r: AdvisoryBenchResult): string {
     '',
     '## Queries (`GET /v4/advisory?name=…&limit=100`, exact `_meta.filtered`)',
     '',
-    `engine = in-process \`storage.advisories.search(...)\` with the filters parsed as the route parses them (no HTTP); match data = the filter needs every candidate's match data evaluated (version, CPE, several entry filters). HTTP floor (authenticated \`/whoami\`): p50 ${ms(floor)} ms at c=1, ${n(r.floor.c32.requestsPerSecond)} req/s at c=32.`,
+    `engine = in-process ${r.memory.engine}, the filters parsed as the route parses them (no HTTP). API = the real server (${r.serverWorkers} worker processes), c=1 then c=32 keep-alive clients. loop = the worst event-loop stall any server worker saw during the c=32 run (\`monitorEventLoopDelay\`, read from every worker's \`/process/status\`). HTTP floor (authenticated \`/whoami\`): p50 ${ms(floor)} ms at c=1, ${n(r.floor.c32.requestsPerSecond)} req/s at c=32.${r.comparedWith ? ` PostgreSQL ÷ SQLite: API p50 against ${r.comparedWith.file} (${r.comparedWith.date}).` : ''}`,
     '',
-    '| query | parameters | filtered | match data | engine p50 ms | API p50 ms | API p99 ms | API p50 ÷ (engine + floor) | c=32 req/s | c=32 p99 ms | errors |',
-    '|---|---|---:|:---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...r.queries.map(
-      (q) =>
-        `| ${q.name} | \`${describe(q.params)}\` | ${n(q.filtered)} | ${q.matchData ? 'yes' : ''} | ${ms(q.engineP50Ms)} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${(q.api.c1.p50Ms / (q.engineP50Ms + floor)).toFixed(2)} | ${n(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${q.api.c1.errors + q.api.c32.errors} |`,
-    ),
+    ...queryTable(r.queries),
     '',
-    `Requests per query: adapted to the engine time (c=1: ${r.queries.map((q) => q.api.c1.requests).join('/')}; c=32: ${r.queries.map((q) => q.api.c32.requests).join('/')}).`,
+    '### Pathological requests',
+    '',
+    ...queryTable(r.pathological),
+    '',
+    ...r.pathological.filter((q) => q.refusal).map((q) => `${q.name}: the server answers 400: "${q.refusal}"`),
+    '',
+    '### Targets',
+    '',
+    '| class | status |',
+    '|---|---|',
+    ...[...r.queries, ...r.pathological].map((q) => `| ${q.name} | ${verdict(q.targets ?? [])} |`),
+    `| cursor walk ≥ 20,000 records/s | ${r.walk.recordsPerSecond >= 20_000 ? 'met' : 'not met'} (${n(r.walk.recordsPerSecond)} records/s) |`,
+    `| index memory ≤ 1.5 GB per process | ${memoryVerdict(r)} |`,
+    '',
+    `${targetsSummary(r)}`,
+    '',
+    '## Memory',
+    '',
+    `Index (\`memoryBytes()\`, the in-process build): ${(r.memory.indexBytes / 2 ** 20).toFixed(0)} MiB. Server worker RSS after the run: ${r.memory.workerRssMiB.map((m) => `${n(m)} MiB`).join(', ')}. Server start (index build) ${r.memory.serverStartSeconds.toFixed(1)} s.`,
     '',
     `## Cursor walk`,
     '',
-    `\`${describe(r.walk.params)}\`, \`start_cursor\`, limit ${r.walk.limit}: ${n(r.walk.records)} of ${n(r.walk.total)} records in ${n(r.walk.pages)} pages, ${r.walk.seconds.toFixed(2)} s = **${n(r.walk.recordsPerSecond)} records/s** (page p50 ${ms(r.walk.pageP50Ms)} ms, p99 ${ms(r.walk.pageP99Ms)} ms), ${r.walk.duplicates} duplicates.`,
+    `\`${describe(r.walk.params)}\`, \`start_cursor\`, limit ${r.walk.limit}: ${n(r.walk.records)} of ${n(r.walk.total)} records in ${n(r.walk.pages)} pages, ${r.walk.seconds.toFixed(2)} s = **${n(r.walk.recordsPerSecond)} records/s** (page p50 ${ms(r.walk.pageP50Ms)} ms, p99 ${ms(r.walk.pageP99Ms)} ms), ${r.walk.duplicates} duplicates${r.walk.loop ? `; worst loop stall ${ms(r.walk.loop.worstMs)} ms` : ''}.`,
     '',
-    `Reproduce: \`npm run build && npx tsc -p tsconfig.bench.json && node dist-bench/bench/advisories.js --records ${r.records}${r.engine === 'postgres' ? ' --engine postgres' : ''}${r.quick ? ' --quick' : ''}\``,
+    `Reproduce: \`npm run bench:advisories -- --records ${r.records}${r.engine === 'postgres' ? ' --engine postgres' : ''}${r.quick ? ' --quick' : ''}\` (or \`--prepare-only\` once, then \`--reuse\`).`,
     '',
   ];
   return lines.join('\n');
+}
+
+function queryTable(queries: AdvisoryQueryFigures[]): string[] {
+  return [
+    '| query | parameters | filtered | engine p50 ms | API p50 ms | API p99 ms | c=32 req/s | c=32 p99 ms | c=32 ÷ c=1 | loop ms | body | errors |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...queries.map(
+      (q) =>
+        `| ${q.name} | \`${describe(q.params)}\` | ${q.status === 400 ? 'refused (400)' : n(q.filtered ?? 0)} | ${q.engineP50Ms !== undefined ? ms(q.engineP50Ms) : '–'} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${n(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${(q.api.c32.requestsPerSecond / q.api.c1.requestsPerSecond).toFixed(2)} | ${ms(q.loop.worstMs)} | ${kib(q.responseBytes)} | ${q.api.c1.errors + q.api.c32.errors} |`,
+    ),
+  ];
+}
+
+const kib = (bytes: number) =>
+  bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`;
+
+const GB = 1.5 * 1e9;
+
+function memoryVerdict(r: AdvisoryBenchResult): string {
+  const worst = Math.max(r.memory.indexBytes, ...r.memory.workerRssMiB.map((m) => m * 2 ** 20));
+  return `${worst <= GB ? 'met' : 'not met'} (index ${n(r.memory.indexBytes / 2 ** 20)} MiB; worker RSS ${r.memory.workerRssMiB.map((m) => n(m)).join(' / ')} MiB)`;
+}
+
+function targetsSummary(r: AdvisoryBenchResult): string {
+  const { met, total } = sumTargets([...r.queries, ...r.pathological].map((q) => q.targets ?? []));
+  return `Class targets met: ${met} of ${total}.`;
 }

@@ -12,7 +12,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseDatabaseUrl, type DatabaseConfig } from '../src/config.js';
+import type { DatabaseConfig } from '../src/config.js';
 import { needsMatchData } from '../src/core/advisory/filters.js';
 import { loadFeedItems, recordsAsItems } from '../src/ingest/feeds/load.js';
 import { parseAdvisoryFilters } from '../src/server/routes/advisory/filters.js';
@@ -21,6 +21,19 @@ import type { AdvisoryPaging } from '../src/storage/index.js';
 import { emptyStats, generateAdvisories, type AdvisoryStats } from './advisory-dataset.js';
 import { writeAdvisoryReport, type AdvisoryBenchResult, type AdvisoryQueryFigures } from './advisories-report.js';
 import { percentile, runLoad, timeRuns } from './http-load.js';
+import { randomBytes } from 'node:crypto';
+import { openAdvisoryEngine, type AdvisoryEngine } from './advisory-engine.js';
+import { compareWithSqlite } from './advisories-report.js';
+import { type ClassContext, measureClass } from './class-load.js';
+import { readLoopDelay, resetLoopDelay } from './loop-delay.js';
+import {
+  benchDatabase,
+  DEFAULT_DATA_DIR,
+  type DataOptions,
+  loadPreparedMeta,
+  parseDataArg,
+  savePreparedMeta,
+} from './bench-data.js';
 import { cleanEnv, databaseUrlOf, dropSchema, fail, freePort } from './common.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,12 +44,12 @@ const FEED = {
   adapter: 'mitre-cvelist-v5',
 };
 const LIMIT = 100;
+/** A `page` value the harness replaces with the filter's last page (`_meta.pages`) before measuring. */
+const LAST_PAGE = 'last';
 const SEED = 7;
 
-interface Options {
+interface Options extends DataOptions {
   records: number;
-  engine: 'sqlite' | 'postgres';
-  databaseUrl?: string;
   out: string;
   quick: boolean;
   workers: number;
@@ -49,11 +62,16 @@ function parseArgs(argv: string[]): Options {
     out: path.join(ROOT, 'bench/results'),
     quick: false,
     workers: 2,
+    data: DEFAULT_DATA_DIR,
+    prepareOnly: false,
+    reuse: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => argv[++i] ?? fail(`${arg} needs a value`);
-    if (arg === '--records') options.records = Number(value());
+    const dataArg = parseDataArg(argv, i, options);
+    if (dataArg !== undefined) i = dataArg;
+    else if (arg === '--records') options.records = Number(value());
     else if (arg === '--engine') options.engine = value() as Options['engine'];
     else if (arg === '--database-url') options.databaseUrl = value();
     else if (arg === '--out') options.out = value();
@@ -63,10 +81,12 @@ function parseArgs(argv: string[]): Options {
   }
   if (!Number.isInteger(options.records) || options.records < 100) fail('--records must be a whole number ≥ 100');
   if (!['sqlite', 'postgres'].includes(options.engine)) fail('--engine is sqlite or postgres');
+  if (options.prepareOnly && options.reuse) fail('--prepare-only and --reuse exclude each other');
   if (!Number.isInteger(options.workers) || options.workers < 1) fail('--workers must be a whole number ≥ 1');
   return options;
 }
 
+const fmtMiB = (bytes: number) => `${Math.round(bytes / 2 ** 20).toLocaleString('en-US')} MiB`;
 const say = (message: string) =>
   process.stderr.write(`[bench-adv ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 
@@ -138,6 +158,28 @@ export function pickAdvisoryQueries(stats: AdvisoryStats): QueryClass[] {
   ];
 }
 
+/**
+ * The requests that used to stall a server: the whole feed's last page and page 2,000, a broad
+ * filter's last page, and `version` with no vendor, product or package (answered or refused with a
+ * 400 that says what to add: the report says which the server did).
+ */
+export function pickPathologicalQueries(stats: AdvisoryStats, records: number): QueryClass[] {
+  const base = { name: FEED.name, limit: String(LIMIT) };
+  const lastPage = Math.max(1, Math.ceil(records / LIMIT));
+  const [tag] = ranked(stats.tagCounts)[0]!;
+  const semver = stats.products.find((p) => !p.package && p.style === 'semver') ?? stats.products[0]!;
+  const middle = semver.versions[Math.floor(semver.versions.length / 2)]!;
+  return [
+    { name: 'no filter (last page)', params: { ...base, page: String(lastPage) } },
+    { name: 'no filter (page 2000)', params: { ...base, page: String(Math.min(2000, lastPage)) } },
+    {
+      name: 'reference_tag (last page)',
+      params: { ...base, reference_tag: tag, page: LAST_PAGE },
+    },
+    { name: 'version alone', params: { ...base, version: middle } },
+  ];
+}
+
 /** The walk: a filter with about 50k results (the tag closest to it), or the whole feed with --quick. */
 function pickWalk(stats: AdvisoryStats, quick: boolean): Record<string, string> {
   if (quick) return { name: FEED.name };
@@ -145,14 +187,62 @@ function pickWalk(stats: AdvisoryStats, quick: boolean): Record<string, string> 
   return { name: FEED.name, reference_tag: tag };
 }
 
+/** What the load left behind, kept with a prepared database so a reusing run reports it too. */
+interface PreparedAdvisories {
+  now: number;
+  records: number;
+  preparedAt: string;
+  loadSeconds: number;
+  summary: { records: number; added: number; rejected: number };
+  peakRssMiB: number;
+  databaseMiB?: number;
+}
+
+async function prepare(
+  storage: Storage,
+  options: Options,
+  database: DatabaseConfig,
+  now: number,
+): Promise<PreparedAdvisories> {
+  say('loading through loadFeedItems');
+  const loadStarted = performance.now();
+  const summary = await loadFeedItems(
+    storage,
+    FEED,
+    recordsAsItems(generateAdvisories(options.records, { seed: SEED, now })),
+    { source: 'bench' },
+  );
+  const loadSeconds = (performance.now() - loadStarted) / 1000;
+  say(`loaded ${summary.records} records in ${loadSeconds.toFixed(1)} s (${summary.rejected} rejected)`);
+  if (summary.records !== options.records)
+    throw new Error(`the feed holds ${summary.records} records, expected ${options.records}`);
+  return {
+    now,
+    records: options.records,
+    preparedAt: new Date().toISOString(),
+    loadSeconds,
+    summary: { records: summary.records, added: summary.added, rejected: summary.rejected },
+    peakRssMiB: process.resourceUsage().maxRSS / 1024,
+    ...(database.engine === 'sqlite' ? { databaseMiB: sqliteSizeMiB(database.file) } : {}),
+  };
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-bench-adv-'));
-  const database = databaseFor(options, work);
+  const name = `advisories-${options.records}`;
+  const database = benchDatabase(options, name, work, `adv_${options.records}`);
   const url = databaseUrlOf(database);
-  const now = Date.now();
+  const keep = options.prepareOnly || options.reuse;
+  const reused = options.reuse ? loadPreparedMeta<PreparedAdvisories>(options, name) : undefined;
+  if (reused && reused.records !== options.records) fail(`the prepared data holds ${reused.records} records`);
+  if (!options.reuse) {
+    await dropSchema(database);
+    if (database.engine === 'sqlite')
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(database.file + suffix, { force: true });
+  }
+  const now = reused?.now ?? Date.now();
 
-  await dropSchema(database);
   say(`generating ${options.records.toLocaleString('en-US')} advisories (dry pass: statistics and generation speed)`);
   const stats = emptyStats(now, SEED);
   const generateStarted = performance.now();
@@ -162,27 +252,32 @@ async function main(): Promise<void> {
   const storage = await createStorage(database);
   let server: ChildProcess | undefined;
   try {
-    say('loading through loadFeedItems');
-    const loadStarted = performance.now();
-    const summary = await loadFeedItems(
-      storage,
-      FEED,
-      recordsAsItems(generateAdvisories(options.records, { seed: SEED, now })),
-      { source: 'bench' },
-    );
-    const loadSeconds = (performance.now() - loadStarted) / 1000;
-    say(`loaded ${summary.records} records in ${loadSeconds.toFixed(1)} s (${summary.rejected} rejected)`);
-    if (summary.records !== options.records)
-      throw new Error(`the feed holds ${summary.records} records, expected ${options.records}`);
-    const peakRssMiB = process.resourceUsage().maxRSS / 1024;
-    const databaseMiB = database.engine === 'sqlite' ? sqliteSizeMiB(database.file) : undefined;
+    const prepared = reused ?? (await prepare(storage, options, database, now));
+    if (options.prepareOnly) {
+      savePreparedMeta(options, name, prepared);
+      say(`prepared: ${database.engine === 'sqlite' ? database.file : `schema ${database.schema}`}`);
+      return;
+    }
+    const { loadSeconds, summary, peakRssMiB, databaseMiB } = prepared;
 
     const token = (await storage.tokens.create('bench', { rateLimit: 'unlimited' })).token;
+    const statusToken = randomBytes(24).toString('base64url');
+    say('building the in-process engine (the index the server builds)');
+    const engine = await openAdvisoryEngine(storage);
+    say(`engine: ${engine.description}; index memory ${fmtMiB(engine.memoryBytes())}`);
     const port = await freePort();
     say('starting the server');
-    const env = { VULNSCOPE_DATABASE_URL: url, VULNSCOPE_LOG_LEVEL: 'warn', VULNSCOPE_BACKUP_INTERVAL: '0' };
+    const env = {
+      VULNSCOPE_DATABASE_URL: url,
+      VULNSCOPE_LOG_LEVEL: 'warn',
+      VULNSCOPE_BACKUP_INTERVAL: '0',
+      VULNSCOPE_STATUS_TOKEN: statusToken,
+    };
+    const serverStarted = performance.now();
     server = await startServer({ ...env, VULNSCOPE_PORT: String(port), VULNSCOPE_WORKERS: String(options.workers) });
+    const serverStartSeconds = (performance.now() - serverStarted) / 1000;
     const baseUrl = `http://127.0.0.1:${port}`;
+    const classContext = { baseUrl, token, statusToken, workers: options.workers, quick: options.quick };
 
     const floorRequests = options.quick ? 40 : 300;
     say('HTTP floor (GET /whoami)');
@@ -195,19 +290,29 @@ async function main(): Promise<void> {
       warmup: 20,
     });
 
-    const queries: AdvisoryQueryFigures[] = [];
-    for (const query of pickAdvisoryQueries(stats)) {
-      say(`query: ${query.name} ${new URLSearchParams(query.params)}`);
-      queries.push(await measureQuery(query, { storage, baseUrl, token, quick: options.quick }));
-      const q = queries[queries.length - 1]!;
-      say(
-        `  filtered ${q.filtered}, engine p50 ${q.engineP50Ms.toFixed(2)} ms, API p50 ${q.api.c1.p50Ms.toFixed(2)} ms, c=32 ${q.api.c32.requestsPerSecond.toFixed(0)} req/s`,
-      );
-    }
+    const measureAll = async (classes: QueryClass[]) => {
+      const figures: AdvisoryQueryFigures[] = [];
+      for (const query of classes) {
+        say(`query: ${query.name} ${new URLSearchParams(query.params)}`);
+        const q = await measureQuery(query, engine, classContext);
+        figures.push(q);
+        say(
+          `  ${q.status === 400 ? 'refused (400)' : `filtered ${q.filtered}`}, engine p50 ${q.engineP50Ms?.toFixed(2) ?? '–'} ms, API p50 ${q.api.c1.p50Ms.toFixed(2)} p99 ${q.api.c1.p99Ms.toFixed(2)} ms, c=32 ${q.api.c32.requestsPerSecond.toFixed(0)} req/s p99 ${q.api.c32.p99Ms.toFixed(1)} ms, loop ${q.loop.worstMs.toFixed(1)} ms`,
+        );
+      }
+      return figures;
+    };
+    const queries = await measureAll(pickAdvisoryQueries(stats));
+    const pathological = await measureAll(
+      await Promise.all(pickPathologicalQueries(stats, options.records).map((q) => withLastPage(q, baseUrl, token))),
+    );
 
     const walkParams = pickWalk(stats, options.quick);
     say(`cursor walk ${new URLSearchParams(walkParams)}`);
-    const walk = await measureWalk(walkParams, baseUrl, token);
+    await resetLoopDelay(baseUrl, statusToken, options.workers);
+    const walk = { ...(await measureWalk(walkParams, baseUrl, token)) };
+    walk.loop = await readLoopDelay(baseUrl, statusToken, options.workers);
+    const serverStatus = await readLoopDelay(baseUrl, statusToken, options.workers);
     say(
       `walk: ${walk.records} records, ${walk.pages} pages, ${walk.recordsPerSecond.toFixed(0)} records/s, ${walk.duplicates} duplicates`,
     );
@@ -244,7 +349,16 @@ async function main(): Promise<void> {
       },
       floor: { c1: floor1, c32: floor32 },
       queries,
+      pathological,
       walk,
+      memory: {
+        engine: engine.description,
+        indexBytes: engine.memoryBytes(),
+        harnessRssMiB: process.memoryUsage().rss / 2 ** 20,
+        serverStartSeconds,
+        workerRssMiB: serverStatus.workers.map((w) => w.rssMiB),
+      },
+      comparedWith: compareWithSqlite(options.out, options.engine, options.records),
     };
     const files = writeAdvisoryReport(options.out, result);
     say(`results: ${files.join(', ')}`);
@@ -252,56 +366,61 @@ async function main(): Promise<void> {
     if (server) await stopServer(server);
     await storage.close();
     fs.rmSync(work, { recursive: true, force: true });
-    await dropSchema(database);
+    if (!keep) await dropSchema(database);
   }
+}
+
+/** The class with `page=last` replaced by the page count the API reports for its filter. */
+async function withLastPage(query: QueryClass, baseUrl: string, token: string): Promise<QueryClass> {
+  if (query.params.page !== LAST_PAGE) return query;
+  const { page: _, ...first } = query.params;
+  const response = await getJson(`${baseUrl}/v4/advisory?${new URLSearchParams(first)}`, token);
+  const pages = (response.body as { _meta?: { pages?: number } })._meta?.pages;
+  if (response.status !== 200 || !pages) throw new Error(`${query.name}: no page count (HTTP ${response.status})`);
+  return { ...query, params: { ...query.params, page: String(pages) } };
 }
 
 async function measureQuery(
   query: QueryClass,
-  context: { storage: Storage; baseUrl: string; token: string; quick: boolean },
+  engine: AdvisoryEngine,
+  context: ClassContext,
 ): Promise<AdvisoryQueryFigures> {
-  const { feed, filters } = parseAdvisoryFilters(query.params);
+  const path = `/v4/advisory?${new URLSearchParams(query.params)}`;
   const limit = Number(query.params.limit ?? LIMIT);
   const page = Number(query.params.page ?? 1);
   const paging: AdvisoryPaging = { mode: 'offset', offset: (page - 1) * limit, limit };
-  const feeds = [feed ?? FEED.name];
-  const first = await context.storage.advisories.search(feeds, filters, paging);
-  // Budget by cost: a query of ~1 ms gets the full run counts, one of ~1 s a few dozen requests.
-  const firstMs = (await timeRuns(1, () => context.storage.advisories.search(feeds, filters, paging)))[0]!;
-  const budget = (seconds: number, min: number, max: number) =>
-    Math.max(min, Math.min(max, Math.round((seconds * 1000) / Math.max(firstMs, 0.05))));
-  const runs = context.quick ? 5 : budget(3, 10, 200);
-  const engineMs = await timeRuns(runs, () => context.storage.advisories.search(feeds, filters, paging));
-  const path = `/v4/advisory?${new URLSearchParams(query.params)}`;
-  const c1Requests = context.quick ? 10 : budget(5, 20, 300);
-  const c32Requests = context.quick ? 64 : budget(8, 64, 2000);
-  const c1 = await runLoad([path], {
-    baseUrl: context.baseUrl,
-    token: context.token,
-    concurrency: 1,
-    requests: c1Requests,
-    warmup: context.quick ? 2 : 5,
-  });
-  const c32 = await runLoad([path], {
-    baseUrl: context.baseUrl,
-    token: context.token,
-    concurrency: 32,
-    requests: c32Requests,
-    warmup: context.quick ? 2 : 5,
-  });
-  // Warm-up requests are not counted by runLoad; one more check that the API agrees with the engine.
-  const check = (await getJson(`${context.baseUrl}${path}`, context.token)).body as { _meta?: { filtered: number } };
-  if (check._meta?.filtered !== first.filtered)
-    throw new Error(`${query.name}: the API says ${check._meta?.filtered} records match, the engine ${first.filtered}`);
+  // The server decides whether the class is answered or refused; a refused class has no engine time.
+  const probe = await getJson(`${context.baseUrl}${path}`, context.token);
+  let engineMs: number[] | undefined;
+  let filtered: number | undefined;
+  let matchData = false;
+  let firstMs = 1;
+  if (probe.status === 200) {
+    const { feed, filters } = parseAdvisoryFilters(query.params);
+    matchData = needsMatchData(filters);
+    const feeds = [feed ?? FEED.name];
+    const t0 = performance.now();
+    filtered = (await engine.search(feeds, filters, paging)).filtered;
+    firstMs = performance.now() - t0;
+    const runs = context.quick ? 5 : Math.max(10, Math.min(200, Math.round(3000 / Math.max(firstMs, 0.05))));
+    engineMs = await timeRuns(runs, () => engine.search(feeds, filters, paging));
+  }
+  const { run, body } = await measureClass(path, engineMs ? percentile(engineMs, 0.5) : firstMs, context);
+  if (run.status === 200) {
+    const apiFiltered = (body as { _meta?: { filtered: number } })._meta?.filtered;
+    if (apiFiltered !== filtered)
+      throw new Error(`${query.name}: the API says ${apiFiltered} records match, the engine ${filtered}`);
+  }
   return {
     name: query.name,
     params: query.params,
-    filtered: first.filtered,
-    matchData: needsMatchData(filters),
-    engineRuns: runs,
-    engineP50Ms: percentile(engineMs, 0.5),
-    engineP99Ms: percentile(engineMs, 0.99),
-    api: { c1, c32 },
+    ...(filtered !== undefined ? { filtered } : {}),
+    matchData,
+    ...(engineMs
+      ? { engineRuns: engineMs.length, engineP50Ms: percentile(engineMs, 0.5), engineP99Ms: percentile(engineMs, 0.99) }
+      : {}),
+    ...run,
+    api: { c1: run.c1, c32: run.c32 },
   };
 }
 
@@ -431,14 +550,6 @@ function sqliteSizeMiB(file: string): number {
     }
   }
   return bytes / 2 ** 20;
-}
-
-function databaseFor(options: Options, work: string): DatabaseConfig {
-  if (options.engine === 'sqlite') return { engine: 'sqlite', file: path.join(work, 'advisories.db') };
-  const base = options.databaseUrl ?? process.env.VULNSCOPE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const config = parseDatabaseUrl(base);
-  if (config.engine !== 'postgres') fail('--engine postgres needs a postgres:// URL');
-  return { ...config, schema: `bench_adv_${options.records}` };
 }
 
 main().catch((error) => {

@@ -16,6 +16,10 @@ export interface LoadOptions {
   requests: number;
   /** Requests sent and discarded first (warm caches, connections). */
   warmup?: number;
+  /** The status a request must answer to count as no error (200 unless a class expects a refusal). */
+  okStatus?: number;
+  /** No new request is sent after this many seconds (slow classes end early; at least one per connection). */
+  maxSeconds?: number;
 }
 
 /** GETs `paths` (cycled) with `concurrency` keep-alive connections; latencies per request. */
@@ -45,14 +49,17 @@ export async function runLoad(paths: string[], options: LoadOptions): Promise<Lo
   let errors = 0;
   let next = 0;
   const started = process.hrtime.bigint();
+  const capped = options.maxSeconds !== undefined;
+  const stopAt = started + BigInt(Math.round((options.maxSeconds ?? 0) * 1e9));
   const worker = async () => {
-    for (;;) {
+    for (let own = 0; ; own++) {
+      if (capped && own > 0 && process.hrtime.bigint() >= stopAt) return;
       const index = next++;
       if (index >= options.requests) return;
       const t0 = process.hrtime.bigint();
       const status = await get(paths[index % paths.length]!).catch(() => 0);
       latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      if (status !== 200) errors++;
+      if (status !== (options.okStatus ?? 200)) errors++;
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));

@@ -1,28 +1,62 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ClassRun } from './class-load.js';
 import type { LoadResult } from './http-load.js';
 import type { DatabaseSize } from './server.js';
+import { classTargets, sumTargets, type Target, verdict } from './targets.js';
 
-export interface SearchFigures {
+export interface SearchFigures extends ClassRun {
   name: string;
   /** The `/v3/search/cpe` parameters. */
   params: Record<string, string>;
-  /** `_meta.total_documents`: names matching. */
-  total: number;
+  /** `_meta.total_documents`: names matching (absent when the server refuses the class). */
+  total?: number;
   /** Names on the page, and CVE links listed for them (Σ `cves` lengths). */
-  names: number;
-  links: number;
-  /** Size of the JSON response (re-serialised, so without insignificant whitespace). */
-  responseBytes: number;
-  engineRuns: number;
-  /** First in-process call of the query (nothing of it in the database page cache yet, unless an earlier class read it). */
-  engineColdMs: number;
-  /** In-process: `searchCpe` (name search + `criteriaForNames`), as the route (no HTTP); warm. */
-  engineP50Ms: number;
-  engineP99Ms: number;
-  /** `searchCpeNames` alone (count + page). */
-  sqlP50Ms: number;
+  names?: number;
+  links?: number;
+  engineRuns?: number;
+  /** First in-process call of the query. */
+  engineColdMs?: number;
+  /** In-process engine (what the route computes for the page, from the indexes the server builds); warm. */
+  engineP50Ms?: number;
+  engineP99Ms?: number;
   api: { c1: LoadResult; c32: LoadResult };
+  targets?: Target[];
+}
+
+export interface SearchMemory {
+  engine: string;
+  /** `memoryBytes()` of the in-process indexes (the same structures each server worker builds). */
+  indexBytes: number;
+  engineBuildSeconds: number;
+  serverStartSeconds: number;
+  /** Each server worker's RSS after the search classes (from `/process/status`). */
+  workerRssMiB: number[];
+}
+
+/** API p50 per class of the SQLite run of the same size, for the PostgreSQL ≤ 2 × SQLite target. */
+export interface KnowledgeSqliteComparison {
+  file: string;
+  date: string;
+  apiP50Ms: Record<string, number>;
+}
+
+/** Reads `knowledge-sqlite-<cves>.json` from `dir` when this run is PostgreSQL's. */
+export function compareKnowledgeWithSqlite(
+  dir: string,
+  engine: string,
+  cves: number,
+): KnowledgeSqliteComparison | undefined {
+  if (engine === 'sqlite') return undefined;
+  const file = path.join(dir, `knowledge-sqlite-${cves}.json`);
+  if (!fs.existsSync(file)) return undefined;
+  const sqlite = JSON.parse(fs.readFileSync(file, 'utf8')) as KnowledgeBenchResult;
+  const all = [...sqlite.search.queries, ...(sqlite.search.pathological ?? [])];
+  return {
+    file: path.basename(file),
+    date: sqlite.date,
+    apiP50Ms: Object.fromEntries(all.map((q) => [q.name, q.api.c1.p50Ms])),
+  };
 }
 
 export interface MatcherPass {
@@ -93,8 +127,16 @@ export interface KnowledgeBenchResult {
     peakRssMiB: number;
     database: DatabaseSize;
   };
-  search: { floor: { c1: LoadResult; c32: LoadResult }; queries: SearchFigures[] };
-  matcher: {
+  search: {
+    floor: { c1: LoadResult; c32: LoadResult };
+    queries: SearchFigures[];
+    /** The requests that used to stall a server (deep pages without a selective filter, `version` alone). */
+    pathological: SearchFigures[];
+    memory: SearchMemory;
+  };
+  comparedWith?: KnowledgeSqliteComparison;
+  /** Absent when the run left the matcher and ingest out (`--skip-matcher`). */
+  matcher?: {
     batch: number;
     contexts: number;
     budgetSeconds: number;
@@ -104,7 +146,13 @@ export interface KnowledgeBenchResult {
     heapBeforeMiB: number;
     heapAfterColdMiB: number;
   };
-  ingest: { observations: number; budgetSeconds: number; off: IngestFigures; on: IngestFigures; onWarm: IngestFigures };
+  ingest?: {
+    observations: number;
+    budgetSeconds: number;
+    off: IngestFigures;
+    on: IngestFigures;
+    onWarm: IngestFigures;
+  };
 }
 
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
@@ -118,6 +166,8 @@ const pct = (part: number, whole: number) => `${((100 * part) / Math.max(1, whol
 /** Writes `knowledge-<engine>-<cves>.json` and `.md`. */
 export function writeKnowledgeReport(dir: string, result: KnowledgeBenchResult): string[] {
   fs.mkdirSync(dir, { recursive: true });
+  for (const q of [...result.search.queries, ...result.search.pathological])
+    q.targets = classTargets(q, result.comparedWith?.apiP50Ms[q.name]);
   const base = path.join(dir, `knowledge-${result.engine}-${result.cves}`);
   fs.writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
   fs.writeFileSync(`${base}.md`, renderKnowledgeMarkdown(result));
@@ -138,8 +188,6 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
     .sort((a, b) => b[1] - a[1])
     .map(([part, count]) => `${part} ${n(count)}`)
     .join(', ');
-  const passRow = (label: string, p: MatcherPass) =>
-    `| ${label} | ${rate(p.contextsPerSecond)} | ${rate(p.fingerprintsPerSecond)} | ${p.seconds.toFixed(2)} | ${pct(p.contextsWithConfirmed, p.contexts)} | ${p.confirmedPerContext.toFixed(2)} | ${p.evidencePerContext.toFixed(2)} |`;
   const lines = [
     `# Vulnscope knowledge benchmark: ${r.engine}, ${n(r.cves)} CVEs, ${n(r.names)} CPE names${r.quick ? ' (quick)' : ''}`,
     '',
@@ -166,17 +214,42 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
     '',
     '## CPE search (`GET /v3/search/cpe`, limit 100)',
     '',
-    `engine = in-process \`searchCpe\` for the page (name search, then one criteria query per product), as the route (no HTTP); cold = the first such call; SQL = \`searchCpeNames\` alone (exact count + page). HTTP floor (authenticated \`/whoami\`): p50 ${ms(floor)} ms at c=1, ${n(r.search.floor.c32.requestsPerSecond)} req/s at c=32.`,
+    `engine = in-process ${r.search.memory.engine}, what the route computes for the page (no HTTP); cold = the first such call. API = the real server (${r.serverWorkers} worker processes), c=1 then c=32 keep-alive clients. loop = the worst event-loop stall any server worker saw during the c=32 run (\`monitorEventLoopDelay\`, read from every worker's \`/process/status\`). serialise = in-process \`JSON.stringify\` of the same response body (bodies over 1 MiB, whose target is API p50 ≤ 2 × serialise). HTTP floor (authenticated \`/whoami\`): p50 ${ms(floor)} ms at c=1, ${n(r.search.floor.c32.requestsPerSecond)} req/s at c=32.${r.comparedWith ? ` PostgreSQL ÷ SQLite: API p50 against ${r.comparedWith.file} (${r.comparedWith.date}).` : ''}`,
     '',
-    '| query | parameters | total | CVE links on page | response | engine cold ms | engine p50 ms | SQL p50 ms | API p50 ms | API p99 ms | API p50 ÷ (engine + floor) | c=32 req/s | c=32 p99 ms | errors |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...r.search.queries.map(
-      (q) =>
-        `| ${q.name} | \`${describe(q.params)}\` | ${n(q.total)} | ${n(q.links)} | ${bytes(q.responseBytes)} | ${ms(q.engineColdMs)} | ${ms(q.engineP50Ms)} | ${ms(q.sqlP50Ms)} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${(q.api.c1.p50Ms / (q.engineP50Ms + floor)).toFixed(2)} | ${rate(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${q.api.c1.errors + q.api.c32.errors} |`,
-    ),
+    ...searchTable(r.search.queries),
     '',
-    `Requests per query: adapted to the engine time (c=1: ${r.search.queries.map((q) => q.api.c1.requests).join('/')}; c=32: ${r.search.queries.map((q) => q.api.c32.requests).join('/')}).`,
+    '### Pathological requests',
     '',
+    ...searchTable(r.search.pathological),
+    '',
+    ...r.search.pathological.filter((q) => q.refusal).map((q) => `${q.name}: the server answers 400: "${q.refusal}"`),
+    '',
+    '### Targets',
+    '',
+    '| class | status |',
+    '|---|---|',
+    ...[...r.search.queries, ...r.search.pathological].map((q) => `| ${q.name} | ${verdict(q.targets ?? [])} |`),
+    `| index memory ≤ 1.5 GB per process | ${memoryVerdict(r.search.memory)} |`,
+    '',
+    `Class targets met: ${(() => {
+      const t = sumTargets([...r.search.queries, ...r.search.pathological].map((q) => q.targets ?? []));
+      return `${t.met} of ${t.total}`;
+    })()}. Index memory (\`memoryBytes()\`, the in-process build, ${r.search.memory.engineBuildSeconds.toFixed(1)} s): ${n(r.search.memory.indexBytes / 2 ** 20)} MiB; server worker RSS after the classes: ${r.search.memory.workerRssMiB.map((m) => `${n(m)} MiB`).join(', ')}; server start ${r.search.memory.serverStartSeconds.toFixed(1)} s.`,
+    '',
+    ...matcherSection(r),
+    `Reproduce: \`npm run bench:knowledge -- --cves ${r.cves} --names ${r.names}${r.matcher ? ` --contexts ${r.matcher.contexts} --observations ${r.ingest!.observations} --budget ${r.ingest!.budgetSeconds}` : ' --skip-matcher'} --workers ${r.serverWorkers}${r.engine === 'postgres' ? ' --engine postgres' : ''}${r.quick ? ' --quick' : ''}\` (or \`--prepare-only\` once, then \`--reuse\`).`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function matcherSection(r: KnowledgeBenchResult): string[] {
+  if (!r.matcher || !r.ingest)
+    return ['The matcher passes and ingest runs were left out of this run (`--skip-matcher`).', ''];
+  const passRow = (label: string, p: MatcherPass) =>
+    `| ${label} | ${rate(p.contextsPerSecond)} | ${rate(p.fingerprintsPerSecond)} | ${p.seconds.toFixed(2)} | ${pct(p.contextsWithConfirmed, p.contexts)} | ${p.confirmedPerContext.toFixed(2)} | ${p.evidencePerContext.toFixed(2)} |`;
+  const ingest = r.ingest;
+  return [
     '## Matcher (`KnowledgeMatcher.matchAll`)',
     '',
     `${n(r.matcher.cold.contexts)} fingerprint contexts${r.matcher.cold.contexts < r.matcher.contexts ? ` (of ${n(r.matcher.contexts)} offered: the cold pass stops at the first call after ${r.matcher.budgetSeconds} s)` : ''}, ${n(r.matcher.cold.distinctContexts)} distinct, with ${n(r.matcher.cold.fingerprintCpes)} fingerprint CPEs and ${n(r.matcher.cold.osCpes)} OS CPEs, Zipf over the knowledge's applications, firmware and versions, in calls of ${n(r.matcher.batch)}; cold = a new matcher, warm = the same contexts again through it. Time inside \`matchAll\` only.`,
@@ -202,11 +275,24 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
       ] as const
     ).map(
       ([label, run]) =>
-        `| ${label} | ${n(run.read)} | ${rate(run.observationsPerSecond)} | ${run.seconds.toFixed(1)} | ${n(run.withKnowledgeCves)} | ${(run.observationsPerSecond / r.ingest.off.observationsPerSecond).toPrecision(2)} | ${n(run.heapMiB)} |`,
+        `| ${label} | ${n(run.read)} | ${rate(run.observationsPerSecond)} | ${run.seconds.toFixed(1)} | ${n(run.withKnowledgeCves)} | ${(run.observationsPerSecond / ingest.off.observationsPerSecond).toPrecision(2)} | ${n(run.heapMiB)} |`,
     ),
     '',
-    `Reproduce: \`npm run bench:knowledge -- --cves ${r.cves} --names ${r.names} --contexts ${r.matcher.contexts} --observations ${r.ingest.observations} --budget ${r.ingest.budgetSeconds} --workers ${r.serverWorkers}${r.engine === 'postgres' ? ' --engine postgres' : ''}${r.quick ? ' --quick' : ''}\``,
-    '',
   ];
-  return lines.join('\n');
+}
+
+function searchTable(queries: SearchFigures[]): string[] {
+  return [
+    '| query | parameters | total | CVE links on page | response | engine cold ms | engine p50 ms | API p50 ms | API p99 ms | serialise ms | c=32 req/s | c=32 p99 ms | c=32 ÷ c=1 | loop ms | errors |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...queries.map(
+      (q) =>
+        `| ${q.name} | \`${describe(q.params)}\` | ${q.status === 400 ? 'refused (400)' : n(q.total ?? 0)} | ${n(q.links ?? 0)} | ${bytes(q.responseBytes)} | ${q.engineColdMs !== undefined ? ms(q.engineColdMs) : '–'} | ${q.engineP50Ms !== undefined ? ms(q.engineP50Ms) : '–'} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${q.serialiseP50Ms !== undefined ? ms(q.serialiseP50Ms) : ''} | ${rate(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${(q.api.c32.requestsPerSecond / q.api.c1.requestsPerSecond).toFixed(2)} | ${ms(q.loop.worstMs)} | ${q.api.c1.errors + q.api.c32.errors} |`,
+    ),
+  ];
+}
+
+function memoryVerdict(m: SearchMemory): string {
+  const worst = Math.max(m.indexBytes, ...m.workerRssMiB.map((x) => x * 2 ** 20));
+  return `${worst <= 1.5e9 ? 'met' : 'not met'} (indexes ${n(m.indexBytes / 2 ** 20)} MiB; worker RSS ${m.workerRssMiB.map((x) => n(x)).join(' / ')} MiB)`;
 }

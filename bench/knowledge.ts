@@ -17,7 +17,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
-import { parseDatabaseUrl, type DatabaseConfig } from '../src/config.js';
 import { convertNvdCve } from '../src/ingest/advisories/nvd.js';
 import type { AdvisoryItem } from '../src/ingest/advisories/types.js';
 import { ClassificationResolver } from '../src/ingest/classifications/resolver.js';
@@ -30,11 +29,21 @@ import { storageKnowledgeSource } from '../src/services/matching/source.js';
 import type { CveMatcher } from '../src/core/matching.js';
 import { runIngest, type IngestSummary } from '../src/ingest/pipeline.js';
 import { readScanFile } from '../src/ingest/readers/index.js';
-import { parseCpeSearch } from '../src/server/routes/cpe-search/query.js';
-import { nameSearchOf, searchCpe } from '../src/server/routes/cpe-search/search.js';
 import { createStorage, type Storage } from '../src/storage/index.js';
+import {
+  benchDatabase,
+  DEFAULT_DATA_DIR,
+  type DataOptions,
+  loadPreparedMeta,
+  parseDataArg,
+  savePreparedMeta,
+} from './bench-data.js';
 import { databaseUrlOf, dropSchema, fail, freePort } from './common.js';
 import { percentile, runLoad, timeRuns } from './http-load.js';
+import { randomBytes } from 'node:crypto';
+import { type ClassContext, measureClass } from './class-load.js';
+import { type CpeEngine, openCpeEngine } from './cpe-engine.js';
+import { readLoopDelay } from './loop-delay.js';
 import {
   buildKnowledgeModel,
   dictionaryCounts,
@@ -46,6 +55,7 @@ import {
   type KnowledgeModel,
 } from './knowledge-dataset.js';
 import {
+  compareKnowledgeWithSqlite,
   writeKnowledgeReport,
   type IngestFigures,
   type KnowledgeBenchResult,
@@ -72,12 +82,12 @@ const NO_MATCHING: CveMatcher = {
 };
 const KNOWLEDGE_TABLES = ['advisories', 'knowledge_cves', 'knowledge_criteria', 'cpe_names', 'cpe_aliases', 'hosts'];
 
-interface Options {
+interface Options extends DataOptions {
   cves: number;
   names: number;
-  engine: 'sqlite' | 'postgres';
-  databaseUrl?: string;
   out: string;
+  /** Leave out the matcher passes and the ingest runs (they take up to 15 minutes). */
+  skipMatcher: boolean;
   quick: boolean;
   workers: number;
   contexts?: number;
@@ -95,13 +105,20 @@ function parseArgs(argv: string[]): Options {
     quick: false,
     workers: 2,
     budget: 300,
+    skipMatcher: false,
+    data: DEFAULT_DATA_DIR,
+    prepareOnly: false,
+    reuse: false,
   };
   let small = false;
   const sized = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => argv[++i] ?? fail(`${arg} needs a value`);
-    if (arg === '--cves') {
+    const dataArg = parseDataArg(argv, i, options);
+    if (dataArg !== undefined) i = dataArg;
+    else if (arg === '--skip-matcher') options.skipMatcher = true;
+    else if (arg === '--cves') {
       options.cves = Number(value());
       sized.add('cves');
     } else if (arg === '--names') {
@@ -132,6 +149,7 @@ function parseArgs(argv: string[]): Options {
   }
   if (!(options.budget > 0)) fail('--budget must be a number of seconds > 0');
   if (!['sqlite', 'postgres'].includes(options.engine)) fail('--engine is sqlite or postgres');
+  if (options.prepareOnly && options.reuse) fail('--prepare-only and --reuse exclude each other');
   if (!Number.isInteger(options.workers) || options.workers < 1) fail('--workers must be a whole number ≥ 1');
   return options;
 }
@@ -173,17 +191,18 @@ export function pickSearchQueries(model: KnowledgeModel): QueryClass[] {
   ];
 }
 
-/** What the route does, without HTTP: the name search, then the CVEs covering each name of the page. */
-async function searchEngine(
-  storage: Storage,
-  params: Record<string, string>,
-): Promise<{ total: number; names: number; links: number }> {
-  const found = await searchCpe(storage, parseCpeSearch(params));
-  return {
-    total: found.total,
-    names: found.names.length,
-    links: found.names.reduce((sum, name) => sum + name.cves.length, 0),
-  };
+/**
+ * The requests that used to stall a server: the last page of the 10,000 window with no filter and
+ * with `part=a`, and `version` with no vendor or product (answered, or refused with a 400 that says
+ * what to add: the report says which the server did).
+ */
+export function pickPathologicalSearches(): QueryClass[] {
+  const limit = { limit: '100' };
+  return [
+    { name: 'no filter deep page (page 100)', params: { page: '100', ...limit } },
+    { name: 'part=a deep page (page 100)', params: { part: 'a', page: '100', ...limit } },
+    { name: 'version alone', params: { version: '2.4.49', ...limit } },
+  ];
 }
 
 async function* cveItems(model: KnowledgeModel, count: number, now: number): AsyncIterable<AdvisoryItem> {
@@ -205,17 +224,91 @@ function checkDisk(dir: string, options: Options): void {
     );
 }
 
+/** What the loads left behind, kept with a prepared database so a reusing run reports it too. */
+interface PreparedKnowledge {
+  now: number;
+  cves: number;
+  names: number;
+  preparedAt: string;
+  loadWall: number;
+  derivationSeconds: number;
+  derivation: { cvesChanged: number; criteria: number };
+  summary: { records: number; rejected: number };
+  dictionaryWall: number;
+  dictionary: { names: number; deprecated: number; aliases: number; rejected: number };
+  peakRssMiB: number;
+}
+
+async function prepare(
+  storage: Storage,
+  model: KnowledgeModel,
+  options: Options,
+  now: number,
+): Promise<PreparedKnowledge> {
+  say('loading the nist-nvd2 feed through loadFeedItems (knowledge derived after the load)');
+  let t0 = performance.now();
+  const summary = await loadFeedItems(storage, FEED, cveItems(model, options.cves, now), { source: 'bench' });
+  const loadWall = seconds(t0);
+  let derivation = summary.knowledge;
+  let derivationSeconds = (derivation?.durationMs ?? 0) / 1000;
+  if (!derivation) {
+    // A loader that leaves knowledge to the caller: derive as the CLI does after it.
+    t0 = performance.now();
+    derivation = await refreshKnowledgeAfterLoad(storage, FEED.name);
+    derivationSeconds = seconds(t0);
+  }
+  if (summary.records !== options.cves)
+    throw new Error(`the feed holds ${summary.records} records, expected ${options.cves}`);
+  say(
+    `loaded ${fmt(summary.records)} records in ${loadWall.toFixed(1)} s, of which knowledge derivation ${derivationSeconds.toFixed(1)} s (${fmt(derivation?.cvesChanged ?? 0)} CVEs, ${fmt(derivation?.criteria ?? 0)} criteria)`,
+  );
+
+  say('loading the CPE dictionary through ingestCpeDictionary');
+  t0 = performance.now();
+  const dictionary = await ingestCpeDictionary(storage, generateDictionary(model, now));
+  const dictionaryWall = seconds(t0);
+  say(
+    `dictionary: ${fmt(dictionary.names)} names in ${dictionaryWall.toFixed(1)} s (${dictionary.rejected} rejected, ${dictionary.aliases} renames)`,
+  );
+  if (dictionary.rejected !== 0) throw new Error(`the dictionary load rejected ${dictionary.rejected} names`);
+  return {
+    now,
+    cves: options.cves,
+    names: options.names,
+    preparedAt: new Date().toISOString(),
+    loadWall,
+    derivationSeconds,
+    derivation: { cvesChanged: derivation?.cvesChanged ?? 0, criteria: derivation?.criteria ?? 0 },
+    summary: { records: summary.records, rejected: summary.rejected },
+    dictionaryWall,
+    dictionary: {
+      names: dictionary.names,
+      deprecated: dictionary.deprecated,
+      aliases: dictionary.aliases,
+      rejected: dictionary.rejected,
+    },
+    peakRssMiB: process.resourceUsage().maxRSS / 1024,
+  };
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-bench-knw-'));
-  checkDisk(work, options);
-  const database = databaseFor(options, work);
+  const name = `knowledge-${options.cves}-${options.names}`;
+  const keep = options.prepareOnly || options.reuse;
+  if (!options.reuse) checkDisk(keep ? options.data : work, options);
+  const database = benchDatabase(options, name, work, `knw_${options.cves}`);
   const url = databaseUrlOf(database);
-  const now = Date.now();
+  const reused = options.reuse ? loadPreparedMeta<PreparedKnowledge>(options, name) : undefined;
+  if (!options.reuse) {
+    await dropSchema(database);
+    if (database.engine === 'sqlite')
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(database.file + suffix, { force: true });
+  }
+  const now = reused?.now ?? Date.now();
   const contextCount = options.contexts ?? (options.quick ? 1000 : 20_000);
   const observationCount = options.observations ?? (options.quick ? 1000 : 20_000);
 
-  await dropSchema(database);
   say(`model: ${fmt(options.names)} names, ${fmt(options.cves)} CVEs`);
   let t0 = performance.now();
   const model = buildKnowledgeModel(options.names, SEED);
@@ -236,33 +329,13 @@ async function main(): Promise<void> {
   const storage = await createStorage(database);
   let server: ChildProcess | undefined;
   try {
-    say('loading the nist-nvd2 feed through loadFeedItems (knowledge derived after the load)');
-    t0 = performance.now();
-    const summary = await loadFeedItems(storage, FEED, cveItems(model, options.cves, now), { source: 'bench' });
-    const loadWall = seconds(t0);
-    let derivation = summary.knowledge;
-    let derivationSeconds = (derivation?.durationMs ?? 0) / 1000;
-    if (!derivation) {
-      // A loader that leaves knowledge to the caller: derive as the CLI does after it.
-      t0 = performance.now();
-      derivation = await refreshKnowledgeAfterLoad(storage, FEED.name);
-      derivationSeconds = seconds(t0);
+    const prepared = reused ?? (await prepare(storage, model, options, now));
+    if (options.prepareOnly) {
+      savePreparedMeta(options, name, prepared);
+      say(`prepared: ${database.engine === 'sqlite' ? database.file : `schema ${database.schema}`}`);
+      return;
     }
-    if (summary.records !== options.cves)
-      throw new Error(`the feed holds ${summary.records} records, expected ${options.cves}`);
-    say(
-      `loaded ${fmt(summary.records)} records in ${loadWall.toFixed(1)} s, of which knowledge derivation ${derivationSeconds.toFixed(1)} s (${fmt(derivation?.cvesChanged ?? 0)} CVEs, ${fmt(derivation?.criteria ?? 0)} criteria)`,
-    );
-
-    say('loading the CPE dictionary through ingestCpeDictionary');
-    t0 = performance.now();
-    const dictionary = await ingestCpeDictionary(storage, generateDictionary(model, now));
-    const dictionaryWall = seconds(t0);
-    say(
-      `dictionary: ${fmt(dictionary.names)} names in ${dictionaryWall.toFixed(1)} s (${dictionary.rejected} rejected, ${dictionary.aliases} renames)`,
-    );
-    if (dictionary.rejected !== 0) throw new Error(`the dictionary load rejected ${dictionary.rejected} names`);
-    const peakRssMiB = process.resourceUsage().maxRSS / 1024;
+    const { loadWall, derivationSeconds, derivation, summary, dictionaryWall, dictionary, peakRssMiB } = prepared;
     const counts = await storage.knowledge.counts();
     const size = await databaseSize(storage, database, KNOWLEDGE_TABLES);
     say(
@@ -271,15 +344,29 @@ async function main(): Promise<void> {
 
     // --- CPE search ----------------------------------------------------------------------
     const token = (await storage.tokens.create('bench', { rateLimit: 'unlimited' })).token;
+    const statusToken = randomBytes(24).toString('base64url');
+    say('building the in-process engine (the indexes the server builds)');
+    t0 = performance.now();
+    const engine = await openCpeEngine(storage);
+    const engineBuildSeconds = seconds(t0);
+    say(`engine: ${engine.description}; index memory ${fmt(engine.memoryBytes() / 2 ** 20)} MiB`);
     const port = await freePort();
     say('starting the server');
-    const env = { VULNSCOPE_DATABASE_URL: url, VULNSCOPE_LOG_LEVEL: 'warn', VULNSCOPE_BACKUP_INTERVAL: '0' };
+    const env = {
+      VULNSCOPE_DATABASE_URL: url,
+      VULNSCOPE_LOG_LEVEL: 'warn',
+      VULNSCOPE_BACKUP_INTERVAL: '0',
+      VULNSCOPE_STATUS_TOKEN: statusToken,
+    };
+    t0 = performance.now();
     server = await startServer(CLI, {
       ...env,
       VULNSCOPE_PORT: String(port),
       VULNSCOPE_WORKERS: String(options.workers),
     });
+    const serverStartSeconds = seconds(t0);
     const baseUrl = `http://127.0.0.1:${port}`;
+    const classContext = { baseUrl, token, statusToken, workers: options.workers, quick: options.quick };
     say('HTTP floor (GET /whoami)');
     const floor1 = await runLoad(['/whoami'], {
       baseUrl,
@@ -296,50 +383,34 @@ async function main(): Promise<void> {
       warmup: 20,
     });
 
-    const queries: SearchFigures[] = [];
-    for (const query of pickSearchQueries(model)) {
-      say(`search: ${query.name} ${new URLSearchParams(query.params)}`);
-      const figures = await measureSearch(query, { storage, baseUrl, token, quick: options.quick });
-      queries.push(figures);
-      say(
-        `  total ${fmt(figures.total)}, ${figures.links} CVE links on the page; engine p50 ${figures.engineP50Ms.toFixed(2)} ms (SQL ${figures.sqlP50Ms.toFixed(2)}), API p50 ${figures.api.c1.p50Ms.toFixed(2)} ms, c=32 ${figures.api.c32.requestsPerSecond.toFixed(0)} req/s`,
-      );
-    }
+    const measureAll = async (classes: QueryClass[]) => {
+      const figures: SearchFigures[] = [];
+      for (const query of classes) {
+        say(`search: ${query.name} ${new URLSearchParams(query.params)}`);
+        const q = await measureSearch(query, engine, classContext);
+        figures.push(q);
+        say(
+          `  ${q.status === 400 ? 'refused (400)' : `total ${fmt(q.total ?? 0)}, ${q.links} CVE links on the page`}; engine p50 ${q.engineP50Ms?.toFixed(2) ?? '–'} ms, API p50 ${q.api.c1.p50Ms.toFixed(2)} p99 ${q.api.c1.p99Ms.toFixed(2)} ms, c=32 ${q.api.c32.requestsPerSecond.toFixed(1)} req/s p99 ${q.api.c32.p99Ms.toFixed(1)} ms, loop ${q.loop.worstMs.toFixed(1)} ms${q.serialiseP50Ms !== undefined ? `, serialise ${q.serialiseP50Ms.toFixed(1)} ms` : ''}`,
+        );
+      }
+      return figures;
+    };
+    const queries = await measureAll(pickSearchQueries(model));
+    const pathological = await measureAll(pickPathologicalSearches());
+    const serverStatus = await readLoopDelay(baseUrl, statusToken, options.workers);
     await stopServer(server);
     server = undefined;
+    const searchMemory = {
+      engine: engine.description,
+      indexBytes: engine.memoryBytes(),
+      engineBuildSeconds,
+      serverStartSeconds,
+      workerRssMiB: serverStatus.workers.map((w) => w.rssMiB),
+    };
 
-    // --- matcher ---------------------------------------------------------------------------
-    say(
-      `matcher: ${fmt(contextCount)} fingerprint contexts in batches of ${MATCH_BATCH}, cold (at most ${options.budget} s) then warm`,
-    );
-    const heapBeforeMiB = heapMiB();
-    let matcher: KnowledgeMatcher | undefined = newMatcher(storage);
-    const cold = await matcherPass(matcher, model, contextCount, options.budget);
-    // What the matcher's caches hold after the pass (contexts cached with all their evidence).
-    const heapAfterColdMiB = heapMiB();
-    say(
-      `  cold: ${fmt(cold.contexts)} contexts, ${fmt(cold.contextsPerSecond)} contexts/s (${fmt(cold.fingerprintsPerSecond)} fingerprint CPEs/s); heap ${fmt(heapBeforeMiB)} → ${fmt(heapAfterColdMiB)} MiB`,
-    );
-    const warm = await matcherPass(matcher, model, cold.contexts);
-    say(`  warm: ${fmt(warm.contextsPerSecond)} contexts/s (${fmt(warm.fingerprintsPerSecond)} fingerprint CPEs/s)`);
-
-    // --- ingest with the matcher off and on --------------------------------------------------
-    // One matcher alive at a time: the warmed one is dropped before the run with a new one.
-    say(
-      `ingest: ${fmt(observationCount)} observations through runIngest (at most ${options.budget} s each): matcher off, on (the warmed one), on (new)`,
-    );
-    const ingestRun = { storage, model, work, count: observationCount, now, budget: options.budget };
-    const off = await measureIngest(ingestRun, 'off', NO_MATCHING);
-    say(`  off: ${fmt(off.observationsPerSecond)} obs/s`);
-    const onWarm = await measureIngest(ingestRun, 'warm', matcher);
-    say(
-      `  on, warmed matcher: ${fmt(onWarm.read)} observations, ${fmt(onWarm.observationsPerSecond)} obs/s; heap ${fmt(onWarm.heapMiB)} MiB`,
-    );
-    matcher = undefined;
-    const on = await measureIngest(ingestRun, 'cold', newMatcher(storage));
-    say(
-      `  on, new matcher: ${fmt(on.read)} observations, ${fmt(on.observationsPerSecond)} obs/s, ${fmt(on.withKnowledgeCves)} records with knowledge CVEs; heap ${fmt(on.heapMiB)} MiB`,
-    );
+    const matching = options.skipMatcher
+      ? undefined
+      : await measureMatching({ storage, model, work, contextCount, observationCount, now, budget: options.budget });
 
     const result: KnowledgeBenchResult = {
       machine: {
@@ -394,17 +465,9 @@ async function main(): Promise<void> {
         peakRssMiB,
         database: size,
       },
-      search: { floor: { c1: floor1, c32: floor32 }, queries },
-      matcher: {
-        batch: MATCH_BATCH,
-        contexts: contextCount,
-        budgetSeconds: options.budget,
-        cold,
-        warm,
-        heapBeforeMiB,
-        heapAfterColdMiB,
-      },
-      ingest: { observations: observationCount, budgetSeconds: options.budget, off, on, onWarm },
+      search: { floor: { c1: floor1, c32: floor32 }, queries, pathological, memory: searchMemory },
+      ...(matching ?? {}),
+      comparedWith: compareKnowledgeWithSqlite(options.out, options.engine, options.cves),
     };
     const files = writeKnowledgeReport(options.out, result);
     say(`results: ${files.join(', ')}`);
@@ -412,69 +475,111 @@ async function main(): Promise<void> {
     if (server) await stopServer(server);
     await storage.close();
     fs.rmSync(work, { recursive: true, force: true });
-    await dropSchema(database);
+    if (!keep) await dropSchema(database);
   }
 }
 
-async function measureSearch(
-  query: QueryClass,
-  context: { storage: Storage; baseUrl: string; token: string; quick: boolean },
-): Promise<SearchFigures> {
-  const { storage } = context;
-  const search = nameSearchOf(parseCpeSearch(query.params));
-  // First call: nothing of this query read yet (unless an earlier class read the same pages).
-  let t = performance.now();
-  const first = await searchEngine(storage, query.params);
-  const coldMs = performance.now() - t;
-  t = performance.now();
-  await searchEngine(storage, query.params);
-  const warmMs = performance.now() - t;
-  // Budget by cost: a query of ~1 ms gets the full run counts, one of ~1 s a few dozen requests.
-  const budget = (secondsBudget: number, min: number, max: number) =>
-    Math.max(min, Math.min(max, Math.round((secondsBudget * 1000) / Math.max(warmMs, 0.05))));
-  // Pages of a popular product list hundreds of thousands of CVEs: fewer repetitions when a call takes seconds.
-  const slow = warmMs > 1000;
-  const runs = context.quick ? 5 : budget(3, slow ? 5 : 10, 200);
-  const engineMs = await timeRuns(runs, () => searchEngine(storage, query.params));
-  const sqlMs = await timeRuns(runs, () => storage.knowledge.searchCpeNames(search));
+/** The matcher passes (cold, warm) and the ingest runs with the matcher off and on. */
+async function measureMatching(run: {
+  storage: Storage;
+  model: KnowledgeModel;
+  work: string;
+  contextCount: number;
+  observationCount: number;
+  now: number;
+  budget: number;
+}): Promise<Pick<KnowledgeBenchResult, 'matcher' | 'ingest'>> {
+  const { storage, model, work, contextCount, observationCount, now } = run;
+  const options = { budget: run.budget };
+  // --- matcher ---------------------------------------------------------------------------
+  say(
+    `matcher: ${fmt(contextCount)} fingerprint contexts in batches of ${MATCH_BATCH}, cold (at most ${options.budget} s) then warm`,
+  );
+  const heapBeforeMiB = heapMiB();
+  let matcher: KnowledgeMatcher | undefined = newMatcher(storage);
+  const cold = await matcherPass(matcher, model, contextCount, options.budget);
+  // What the matcher's caches hold after the pass (contexts cached with all their evidence).
+  const heapAfterColdMiB = heapMiB();
+  say(
+    `  cold: ${fmt(cold.contexts)} contexts, ${fmt(cold.contextsPerSecond)} contexts/s (${fmt(cold.fingerprintsPerSecond)} fingerprint CPEs/s); heap ${fmt(heapBeforeMiB)} → ${fmt(heapAfterColdMiB)} MiB`,
+  );
+  const warm = await matcherPass(matcher, model, cold.contexts);
+  say(`  warm: ${fmt(warm.contextsPerSecond)} contexts/s (${fmt(warm.fingerprintsPerSecond)} fingerprint CPEs/s)`);
+
+  // --- ingest with the matcher off and on --------------------------------------------------
+  // One matcher alive at a time: the warmed one is dropped before the run with a new one.
+  say(
+    `ingest: ${fmt(observationCount)} observations through runIngest (at most ${options.budget} s each): matcher off, on (the warmed one), on (new)`,
+  );
+  const ingestRun = { storage, model, work, count: observationCount, now, budget: options.budget };
+  const off = await measureIngest(ingestRun, 'off', NO_MATCHING);
+  say(`  off: ${fmt(off.observationsPerSecond)} obs/s`);
+  const onWarm = await measureIngest(ingestRun, 'warm', matcher);
+  say(
+    `  on, warmed matcher: ${fmt(onWarm.read)} observations, ${fmt(onWarm.observationsPerSecond)} obs/s; heap ${fmt(onWarm.heapMiB)} MiB`,
+  );
+  matcher = undefined;
+  const on = await measureIngest(ingestRun, 'cold', newMatcher(storage));
+  say(
+    `  on, new matcher: ${fmt(on.read)} observations, ${fmt(on.observationsPerSecond)} obs/s, ${fmt(on.withKnowledgeCves)} records with knowledge CVEs; heap ${fmt(on.heapMiB)} MiB`,
+  );
+  return {
+    matcher: {
+      batch: MATCH_BATCH,
+      contexts: contextCount,
+      budgetSeconds: options.budget,
+      cold,
+      warm,
+      heapBeforeMiB,
+      heapAfterColdMiB,
+    },
+    ingest: { observations: observationCount, budgetSeconds: options.budget, off, on, onWarm },
+  };
+}
+
+async function measureSearch(query: QueryClass, engine: CpeEngine, context: ClassContext): Promise<SearchFigures> {
   const url = `/v3/search/cpe?${new URLSearchParams(query.params)}`;
-  const c1 = await runLoad([url], {
-    baseUrl: context.baseUrl,
-    token: context.token,
-    concurrency: 1,
-    requests: context.quick ? 10 : budget(5, slow ? 10 : 20, 300),
-    warmup: context.quick || slow ? 2 : 5,
-  });
-  const c32 = await runLoad([url], {
-    baseUrl: context.baseUrl,
-    token: context.token,
-    concurrency: 32,
-    requests: context.quick ? 64 : budget(8, slow ? 32 : 64, 2000),
-    warmup: context.quick || slow ? 2 : 5,
-  });
-  const check = await getJson(`${context.baseUrl}${url}`, context.token);
-  const body = check.body as { _meta?: { total_documents?: number }; data?: Array<{ cves: string[] }> };
-  if (check.status !== 200)
-    throw new Error(`${query.name}: HTTP ${check.status} ${JSON.stringify(check.body).slice(0, 300)}`);
-  if (body._meta?.total_documents !== first.total)
-    throw new Error(`${query.name}: the API says ${body._meta?.total_documents} names, the engine ${first.total}`);
-  const apiLinks = (body.data ?? []).reduce((sum, item) => sum + item.cves.length, 0);
-  const responseBytes = Buffer.byteLength(JSON.stringify(check.body));
-  if (apiLinks !== first.links)
-    throw new Error(`${query.name}: the API lists ${apiLinks} CVE links on the page, the engine ${first.links}`);
+  // The server decides whether the class is answered or refused; a refused class has no engine time.
+  const probe = await getJson(`${context.baseUrl}${url}`, context.token);
+  let first: { total: number; names: number; links: number } | undefined;
+  let coldMs: number | undefined;
+  let engineMs: number[] | undefined;
+  if (probe.status === 200) {
+    let t = performance.now();
+    first = await engine.search(query.params);
+    coldMs = performance.now() - t;
+    t = performance.now();
+    await engine.search(query.params);
+    const warmMs = performance.now() - t;
+    // Pages of a popular product list hundreds of thousands of CVEs: fewer repetitions when a call takes seconds.
+    const runs = context.quick
+      ? 5
+      : Math.max(warmMs > 1000 ? 5 : 10, Math.min(200, Math.round(3000 / Math.max(warmMs, 0.05))));
+    engineMs = await timeRuns(runs, () => engine.search(query.params));
+  }
+  const { run, body } = await measureClass(url, engineMs ? percentile(engineMs, 0.5) : 1, context);
+  if (run.status === 200 && first) {
+    const page = body as { _meta?: { total_documents?: number }; data?: Array<{ cves: string[] }> };
+    if (page._meta?.total_documents !== first.total)
+      throw new Error(`${query.name}: the API says ${page._meta?.total_documents} names, the engine ${first.total}`);
+    const apiLinks = (page.data ?? []).reduce((sum, item) => sum + item.cves.length, 0);
+    if (apiLinks !== first.links)
+      throw new Error(`${query.name}: the API lists ${apiLinks} CVE links on the page, the engine ${first.links}`);
+  }
   return {
     name: query.name,
     params: query.params,
-    total: first.total,
-    names: first.names,
-    links: first.links,
-    responseBytes,
-    engineRuns: runs,
-    engineColdMs: coldMs,
-    engineP50Ms: percentile(engineMs, 0.5),
-    engineP99Ms: percentile(engineMs, 0.99),
-    sqlP50Ms: percentile(sqlMs, 0.5),
-    api: { c1, c32 },
+    ...(first ? { total: first.total, names: first.names, links: first.links } : {}),
+    ...(engineMs && coldMs !== undefined
+      ? {
+          engineRuns: engineMs.length,
+          engineColdMs: coldMs,
+          engineP50Ms: percentile(engineMs, 0.5),
+          engineP99Ms: percentile(engineMs, 0.99),
+        }
+      : {}),
+    ...run,
+    api: { c1: run.c1, c32: run.c32 },
   };
 }
 
@@ -618,14 +723,6 @@ async function measureIngest(
     withKnowledgeCves: Number(row?.n ?? 0),
     heapMiB: heap,
   };
-}
-
-function databaseFor(options: Options, work: string): DatabaseConfig {
-  if (options.engine === 'sqlite') return { engine: 'sqlite', file: path.join(work, 'knowledge.db') };
-  const base = options.databaseUrl ?? process.env.VULNSCOPE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const config = parseDatabaseUrl(base);
-  if (config.engine !== 'postgres') fail('--engine postgres needs a postgres:// URL');
-  return { ...config, schema: `bench_knw_${options.cves}` };
 }
 
 export type { FingerprintContext };
