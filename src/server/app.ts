@@ -1,4 +1,5 @@
 import { registerCpeSearch } from './routes/cpe-search/route.js';
+import { CpeNameIndex } from '../search/cpe-names/index.js';
 import { FeedRegistry } from '../services/feed-registry.js';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context.js';
@@ -79,7 +80,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   if (context.config.statusToken) registerProcessStatus(app, context.config.statusToken);
   registerTargetIntel(app, context);
   registerAdvisory(app, context);
-  registerCpeSearch(app, context);
+  registerCpeSearch(app, context, context.cpeNames ?? new CpeNameIndex(context.storage.knowledge));
   const backups = new BackupStore(context.config.backupDir);
   await backups.ensure().catch((error: unknown) => app.log.warn({ err: error }, 'backup directory cannot be created'));
   registerBackup(app, context, backups);

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { CveMatcher } from '../core/matching.js';
+import type { CpeNameIndex } from '../search/cpe-names/index.js';
 import type { IndexSync } from '../search/index-sync.js';
 import type { Storage } from '../storage/index.js';
 import type { RateLimiter } from './rate-limit/limiter.js';
@@ -17,4 +18,6 @@ export interface AppContext {
   matcher?: CveMatcher;
   /** Request budgets; when absent, buildApp makes one from the config (and closes it with the app). */
   rateLimiter?: RateLimiter;
+  /** CPE search's name index; when absent, buildApp makes one over `storage`, built on first use. */
+  cpeNames?: CpeNameIndex;
 }

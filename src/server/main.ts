@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { expireObservations } from '../services/expiry.js';
+import { CpeNameIndex } from '../search/cpe-names/index.js';
 import { IndexSync } from '../search/index-sync.js';
 import { createStorage, type Storage } from '../storage/index.js';
 import { buildApp, type AppOptions } from './app.js';
@@ -12,6 +13,8 @@ export async function createContext(config: Config, storage?: Storage): Promise<
   try {
     const hostIndex = new IndexSync(store.hosts);
     await hostIndex.build();
+    const cpeNames = new CpeNameIndex(store.knowledge);
+    await cpeNames.build();
     return {
       config,
       storage: store,
@@ -19,6 +22,7 @@ export async function createContext(config: Config, storage?: Storage): Promise<
       tokens: new TokenAuthenticator(store.tokens, config.tokenIdleDays),
       secret: config.secret ?? (await store.secret()),
       startedAt: Date.now(),
+      cpeNames,
     };
   } catch (error) {
     // Storage opened here is closed here; a caller's storage stays the caller's.

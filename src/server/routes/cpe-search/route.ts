@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ANY, CPE_ATTRIBUTES, type Wfn } from '../../../core/cpe.js';
+import type { CpeNameIndex } from '../../../search/cpe-names/index.js';
 import type { AppContext } from '../../context.js';
+import { jsonStream } from '../../json-stream.js';
 import { benchmarkSeconds } from '../../plugins/timing.js';
 import { CPE_SEARCH_CLIENT_PARAMETERS, CPE_SEARCH_PARAMETERS, parseCpeSearch } from './query.js';
 import { searchCpe } from './search.js';
@@ -17,7 +19,10 @@ const querystring = Type.Object(
 const cpeStruct = (wfn: Wfn) =>
   Object.fromEntries(CPE_ATTRIBUTES.map((attribute) => [attribute, wfn[attribute] ?? ANY]));
 
-export function registerCpeSearch(app: FastifyInstance, context: AppContext): void {
+/** CVE ids on a page past which the body is streamed in slices rather than serialised at once. */
+const STREAM_ABOVE_CVES = 20_000;
+
+export function registerCpeSearch(app: FastifyInstance, context: AppContext, names: CpeNameIndex): void {
   app.get(
     '/v3/search/cpe',
     {
@@ -27,12 +32,12 @@ export function registerCpeSearch(app: FastifyInstance, context: AppContext): vo
         querystring,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const query = parseCpeSearch(request.query as Record<string, string>);
-      const found = await searchCpe(context.storage, query);
+      const found = await searchCpe(context.storage, names, query);
       const totalPages = Math.ceil(found.total / query.limit);
       const firstItem = (query.page - 1) * query.limit + 1;
-      return {
+      const head = {
         _benchmark: benchmarkSeconds(request),
         _meta: {
           timestamp: new Date().toISOString(),
@@ -46,8 +51,11 @@ export function registerCpeSearch(app: FastifyInstance, context: AppContext): vo
           first_item: found.names.length > 0 ? firstItem : 0,
           last_item: found.names.length > 0 ? firstItem + found.names.length - 1 : 0,
         },
-        data: found.names.map((name) => ({ cpe: name.cpe, cpe_struct: cpeStruct(name.wfn), cves: name.cves })),
       };
+      const data = found.names.map((name) => ({ cpe: name.cpe, cpe_struct: cpeStruct(name.wfn), cves: name.cves }));
+      const cves = found.names.reduce((sum, name) => sum + name.cves.length, 0);
+      if (cves <= STREAM_ABOVE_CVES) return { ...head, data };
+      return reply.type('application/json; charset=utf-8').send(jsonStream(head, 'data', data));
     },
   );
 }

@@ -1,7 +1,7 @@
 import { parseCpe, type Wfn } from '../../../core/cpe.js';
+import type { CpeNameIndex } from '../../../search/cpe-names/index.js';
 import { cvesOfNames } from '../../../services/matching/name-cves.js';
-import type { Storage } from '../../../storage/index.js';
-import type { CpeNameSearch } from '../../../storage/index.js';
+import type { CpeNameSearch, Storage } from '../../../storage/index.js';
 import type { CpeSearchQuery } from './query.js';
 
 export interface CpeSearchResult {
@@ -9,7 +9,7 @@ export interface CpeSearchResult {
   names: Array<{ cpe: string; wfn: Wfn; cves: string[] }>;
 }
 
-/** The name search (one page, exact total) a CPE search query asks storage for. */
+/** The name search (one page, exact total) a CPE search query asks the name index for. */
 export const nameSearchOf = (query: CpeSearchQuery): CpeNameSearch => ({
   ...(query.part ? { part: query.part } : {}),
   ...(query.vendor ? { vendor: query.vendor } : {}),
@@ -20,9 +20,13 @@ export const nameSearchOf = (query: CpeSearchQuery): CpeNameSearch => ({
   limit: query.limit,
 });
 
-/** One page of CPE search: the matching names (exact total) and the CVEs covering each. */
-export async function searchCpe(storage: Storage, query: CpeSearchQuery): Promise<CpeSearchResult> {
-  const found = await storage.knowledge.searchCpeNames(nameSearchOf(query));
+/** One page of CPE search: the matching names (exact total, from the name index) and the CVEs covering each. */
+export async function searchCpe(
+  storage: Storage,
+  names: CpeNameIndex,
+  query: CpeSearchQuery,
+): Promise<CpeSearchResult> {
+  const found = await names.search(nameSearchOf(query));
   const cves = await cvesOfNames(
     storage,
     found.names.map((name) => name.cpe),
