@@ -1,21 +1,24 @@
 import type { AdvisoryFilters } from '../src/core/advisory/filters.js';
+import { AdvisoryIndex } from '../src/search/advisories/advisory-index.js';
 import type { AdvisoryPaging, Storage } from '../src/storage/index.js';
 
 /**
  * The bare engine of `/v4/advisory`: what the route calls for a page, in-process and without HTTP,
- * built the way the server builds it at start.
+ * built the way the server builds it at start (`createContext`).
  */
 export interface AdvisoryEngine {
   description: string;
   search(feeds: string[], filters: AdvisoryFilters, paging: AdvisoryPaging): Promise<{ filtered: number }>;
-  /** The index's own memory (0 when the route computes in SQL). */
+  /** The index's own estimate of its memory. */
   memoryBytes(): number;
 }
 
 export async function openAdvisoryEngine(storage: Storage): Promise<AdvisoryEngine> {
+  const index = new AdvisoryIndex(storage.advisories);
+  await index.build();
   return {
-    description: 'storage.advisories.search (SQL)',
-    search: (feeds, filters, paging) => storage.advisories.search(feeds, filters, paging),
-    memoryBytes: () => 0,
+    description: '`AdvisoryIndex.search` (the in-memory index the route answers from)',
+    search: (feeds, filters, paging) => index.search(feeds, filters, paging),
+    memoryBytes: () => index.memoryBytes(),
   };
 }

@@ -1,4 +1,6 @@
 import net from 'node:net';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { DatabaseConfig } from '../src/config.js';
 
 /** Helpers shared by the benchmark entry points. */
@@ -43,4 +45,11 @@ export async function dropSchema(config: DatabaseConfig): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** Heap in use after a full collection (forces `gc` on even without --expose-gc). */
+export function heapUsedAfterGc(): number {
+  v8.setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+  return process.memoryUsage().heapUsed;
 }

@@ -38,7 +38,7 @@ import {
   parseDataArg,
   savePreparedMeta,
 } from './bench-data.js';
-import { databaseUrlOf, dropSchema, fail, freePort } from './common.js';
+import { databaseUrlOf, dropSchema, fail, freePort, heapUsedAfterGc } from './common.js';
 import { percentile, runLoad, timeRuns } from './http-load.js';
 import { randomBytes } from 'node:crypto';
 import { type ClassContext, measureClass } from './class-load.js';
@@ -346,6 +346,7 @@ async function main(): Promise<void> {
     const token = (await storage.tokens.create('bench', { rateLimit: 'unlimited' })).token;
     const statusToken = randomBytes(24).toString('base64url');
     say('building the in-process engine (the indexes the server builds)');
+    const heapBefore = heapUsedAfterGc();
     t0 = performance.now();
     const engine = await openCpeEngine(storage);
     const engineBuildSeconds = seconds(t0);
@@ -398,11 +399,14 @@ async function main(): Promise<void> {
     const queries = await measureAll(pickSearchQueries(model));
     const pathological = await measureAll(pickPathologicalSearches());
     const serverStatus = await readLoopDelay(baseUrl, statusToken, options.workers);
+    // What the engine holds after every class ran through it (indexes, prepared products), the harness's other data aside.
+    const engineHeapBytes = heapUsedAfterGc() - heapBefore;
     await stopServer(server);
     server = undefined;
     const searchMemory = {
       engine: engine.description,
       indexBytes: engine.memoryBytes(),
+      engineHeapBytes,
       engineBuildSeconds,
       serverStartSeconds,
       workerRssMiB: serverStatus.workers.map((w) => w.rssMiB),

@@ -7,13 +7,13 @@ import { cleanEnv } from './common.js';
 
 /** Starting and stopping `vulnscope serve`, plain GETs, and database sizes (knowledge benchmark). */
 
-/** Spawns `node <cli> serve` with `env` (VULNSCOPE_PORT set) and waits for /healthz (5 min at most). */
+/** Spawns `node <cli> serve` with `env` (VULNSCOPE_PORT set) and waits for /healthz (15 min at most: each worker builds its indexes first). */
 export async function startServer(cli: string, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [cli, 'serve'], {
     env: { ...cleanEnv(), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const deadline = Date.now() + 5 * 60_000;
+  const deadline = Date.now() + 15 * 60_000;
   while (Date.now() < deadline) {
     try {
       if ((await getStatus(`http://127.0.0.1:${env.VULNSCOPE_PORT}/healthz`)) === 200) return child;
