@@ -11,6 +11,7 @@ import { registerResponseHeaders } from './plugins/response-headers.js';
 import { registerTiming } from './plugins/timing.js';
 import { createRateLimiter } from './rate-limit/limiter.js';
 import { registerAdvisory } from './routes/advisory/route.js';
+import { AdvisoryIndex } from '../search/advisories/advisory-index.js';
 import { registerBackup } from './routes/backup/route.js';
 import { BackupScheduler } from '../backup/service.js';
 import { BackupStore } from '../backup/store.js';
@@ -79,7 +80,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerHealth(app, context);
   if (context.config.statusToken) registerProcessStatus(app, context.config.statusToken);
   registerTargetIntel(app, context);
-  registerAdvisory(app, context);
+  registerAdvisory(app, context, context.advisoryIndex ?? new AdvisoryIndex(context.storage.advisories));
   registerCpeSearch(app, context, context.cpeNames ?? new CpeNameIndex(context.storage.knowledge));
   const backups = new BackupStore(context.config.backupDir);
   await backups.ensure().catch((error: unknown) => app.log.warn({ err: error }, 'backup directory cannot be created'));

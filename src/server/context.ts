@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { CveMatcher } from '../core/matching.js';
 import type { CpeNameIndex } from '../search/cpe-names/index.js';
+import type { AdvisoryIndex } from '../search/advisories/advisory-index.js';
 import type { IndexSync } from '../search/index-sync.js';
 import type { Storage } from '../storage/index.js';
 import type { RateLimiter } from './rate-limit/limiter.js';
@@ -16,6 +17,8 @@ export interface AppContext {
   startedAt: number;
   /** Fingerprint → CVE matching for `explain=true`; when absent, one over `storage` is made. */
   matcher?: CveMatcher;
+  /** The `/v4/advisory` index; when absent, buildApp makes one over `storage`, built on first use. */
+  advisoryIndex?: AdvisoryIndex;
   /** Request budgets; when absent, buildApp makes one from the config (and closes it with the app). */
   rateLimiter?: RateLimiter;
   /** CPE search's name index; when absent, buildApp makes one over `storage`, built on first use. */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { expireObservations } from '../services/expiry.js';
 import { CpeNameIndex } from '../search/cpe-names/index.js';
+import { AdvisoryIndex } from '../search/advisories/advisory-index.js';
 import { IndexSync } from '../search/index-sync.js';
 import { createStorage, type Storage } from '../storage/index.js';
 import { buildApp, type AppOptions } from './app.js';
@@ -15,10 +16,13 @@ export async function createContext(config: Config, storage?: Storage): Promise<
     await hostIndex.build();
     const cpeNames = new CpeNameIndex(store.knowledge);
     await cpeNames.build();
+    const advisoryIndex = new AdvisoryIndex(store.advisories);
+    await advisoryIndex.build();
     return {
       config,
       storage: store,
       hostIndex,
+      advisoryIndex,
       tokens: new TokenAuthenticator(store.tokens, config.tokenIdleDays),
       secret: config.secret ?? (await store.secret()),
       startedAt: Date.now(),

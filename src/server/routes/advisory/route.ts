@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { AdvisoryIndex } from '../../../search/advisories/advisory-index.js';
 import { FeedRegistry } from '../../../services/feed-registry.js';
 import type { AdvisoryPaging } from '../../../storage/index.js';
 import type { AppContext } from '../../context.js';
@@ -14,6 +15,7 @@ const onlyToken = { type: 'object', properties: { token: { type: 'string' } }, a
 export function registerAdvisory(
   app: FastifyInstance,
   context: AppContext,
+  index: AdvisoryIndex,
   registry = new FeedRegistry(context.config.feeds),
 ): void {
   app.get(
@@ -35,7 +37,7 @@ export function registerAdvisory(
         paging.mode === 'page'
           ? { mode: 'offset', offset, limit: paging.limit }
           : { mode: 'after', limit: paging.limit, ...(paging.after ? { after: paging.after } : {}) };
-      const result = await context.storage.advisories.search(
+      const result = await index.search(
         feeds.map((f) => f.name),
         filters,
         storagePaging,
