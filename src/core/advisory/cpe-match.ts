@@ -31,7 +31,7 @@ export function parseCached(text: string): Wfn | undefined {
 }
 
 /** The criterion's value and the query's value can describe the same thing. */
-function compatible(criterion: string, query: string): boolean {
+export function compatible(criterion: string, query: string): boolean {
   const relation = compareAttribute(criterion, query);
   if (relation === 'SUPERSET' || relation === 'EQUAL' || relation === 'SUBSET') return true;
   if (relation !== 'UNDEFINED') return false;
@@ -42,7 +42,7 @@ function compatible(criterion: string, query: string): boolean {
 
 const NON_VERSION = CPE_ATTRIBUTES.filter((attribute) => attribute !== 'version');
 
-function identityCompatible(criterion: Wfn, query: Wfn): boolean {
+export function identityCompatible(criterion: Wfn, query: Wfn): boolean {
   return NON_VERSION.every((attribute) => compatible(criterion[attribute], query[attribute]));
 }
 
@@ -71,7 +71,7 @@ function entryMatches(entry: MatchEntry, query: Wfn, queryVersion: string | unde
 }
 
 /** A concrete version inside a criterion with version ANY: within its bounds, or any version without bounds. */
-const insideRange = (range: VersionRange | undefined) => (version: string) => {
+export const insideRange = (range: VersionRange | undefined) => (version: string) => {
   if (!range) return true;
   const check = checkRange(version, range);
   return check.result === 'inside' && check.confidence === 'exact';

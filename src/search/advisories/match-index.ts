@@ -1,32 +1,361 @@
 /**
  * The advisory filters that terms alone cannot decide (`version`, `cpe`, several entry filters on
  * one affected entry), answered over the match data of every record held, keyed by a stable
- * record slot. The answer is exactly what core/advisory/match.ts `recordMatches` says.
+ * record slot. The answer is exactly what core/advisory/match.ts `recordMatches` says, but a
+ * query costs lookups and set operations: each affected entry and criterion is a match item with
+ * posting lists per identity value, a version structure per product (version-group.ts) built
+ * lazily after the product changed, and the CPE criterion strings indexed by vendor and product.
  */
+import { criterionCoversVersion, insideRange, parseCached } from '../../core/advisory/cpe-match.js';
+import type { MatchCriterion, MatchData, MatchEntry } from '../../core/advisory/facts.js';
 import { needsMatchData, type AdvisoryFilters } from '../../core/advisory/filters.js';
-import type { MatchData } from '../../core/advisory/facts.js';
-import { recordMatches } from '../../core/advisory/match.js';
-import { RoaringBitmap32, type Bitmap } from '../bitmap.js';
+import { normalizeText } from '../../core/advisory/terms.js';
+import { isAffected } from '../../core/advisory/version-match.js';
+import { unquoteWfnValue, type Wfn } from '../../core/cpe.js';
+import { versionOfWfn } from '../../core/version/cpe-version.js';
+import { intersectAll, RoaringBitmap32, type Bitmap } from '../bitmap.js';
+import { answerOf, CpeCriteria } from './cpe-criteria.js';
+import { compileCriterion, type CriterionRule } from './criterion-rule.js';
+import { compileEntry, singleSpellings, type EntryRule } from './entry-rule.js';
+import {
+  buildGroup,
+  criteriaCovering,
+  criteriaInside,
+  entriesAffected,
+  type GroupStructure,
+  type ItemSource,
+} from './version-group.js';
 
-/** How long one slice of work may hold the event loop before it yields. */
-const SLICE_MS = 10;
+interface Item {
+  slot: number;
+  entry?: MatchEntry;
+  criterion?: MatchCriterion;
+  /** The version groups holding the item; the first is its product's. */
+  groups: string[];
+  postings: Array<[Posting, string]>;
+  cpes: string[];
+  entryRule?: EntryRule;
+  criterionRule?: CriterionRule;
+}
 
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+type Posting = 'vendor' | 'product' | 'platform' | 'packageName' | 'packageKey';
+
+class VersionGroup {
+  readonly members = new RoaringBitmap32();
+  /** Members added or removed so far; a structure remembers the count it was built at. */
+  changes = 0;
+  structure: { built: GroupStructure; changes: number } | undefined;
+  building: Promise<GroupStructure> | undefined;
+
+  /** How many members changed since the structure was built (at most). */
+  get changedSince(): number {
+    return this.structure ? this.changes - this.structure.changes : Number.POSITIVE_INFINITY;
+  }
+}
+
+const GLOBAL = 'all';
+const productGroup = (vendor: string | undefined, product: string | undefined) =>
+  `vp:${JSON.stringify([vendor ?? null, product ?? null])}`;
+const packageNameGroup = (name: string) => `n:${name}`;
+const packageKeyGroup = (key: string) => `k:${key}`;
+
+/** By default a structure is rebuilt once 32 + 1/8 of its members changed; members changed since are decided by the reference. */
+const defaultStaleAfter = (built: number) => 32 + (built >> 3);
+
+export interface MatchIndexOptions {
+  /** How many members of a group may change before its structure is rebuilt, given its size when built. */
+  staleAfter?: (built: number) => number;
+}
+
+export interface MatchIndexStats {
+  items: number;
+  groups: number;
+  builtGroups: number;
+  criterionStrings: number;
+  /** Entries and criteria of built structures decided per query by the reference rules. */
+  evaluatedEntries: number;
+  evaluatedCriteria: number;
+}
 
 export class AdvisoryMatchIndex {
-  private readonly data = new Map<number, MatchData>();
+  private readonly items = new Map<number, Item>();
+  private readonly slotItems = new Map<number, number[]>();
+  private nextItem = 0;
+  private readonly groups = new Map<string, VersionGroup>();
+  private readonly postings: Record<Posting, Map<string, Bitmap>> = {
+    vendor: new Map(),
+    product: new Map(),
+    platform: new Map(),
+    packageName: new Map(),
+    packageKey: new Map(),
+  };
+  /** Product groups by vendor and by product, with how many items each holds there. */
+  private readonly groupsByVendor = new Map<string, Map<string, number>>();
+  private readonly groupsByProduct = new Map<string, Map<string, number>>();
+  private readonly cpes = new CpeCriteria();
+  private readonly staleAfter: (built: number) => number;
+
+  constructor(options: MatchIndexOptions = {}) {
+    this.staleAfter = options.staleAfter ?? defaultStaleAfter;
+  }
+
+  private readonly source: ItemSource = {
+    has: (item) => this.items.has(item),
+    isCriterion: (item) => this.item(item).criterion !== undefined,
+    entry: (item) => this.item(item).entry!,
+    criterion: (item) => this.item(item).criterion!,
+    entryRule: (item) => {
+      const held = this.item(item);
+      held.entryRule ??= compileEntry(held.entry!);
+      return held.entryRule;
+    },
+    criterionRule: (item) => {
+      const held = this.item(item);
+      held.criterionRule ??= compileCriterion(held.criterion!);
+      return held.criterionRule;
+    },
+    spellings: (item) => singleSpellings(this.item(item).entry!),
+  };
+
+  private item(item: number): Item {
+    return this.items.get(item)!;
+  }
 
   /** Adds the match data of a record slot, or replaces it. */
   set(slot: number, data: MatchData): void {
-    this.data.set(slot, data);
+    this.delete(slot);
+    const ids: number[] = [];
+    for (const entry of data.entries) ids.push(this.addItem(entryItem(slot, entry)));
+    for (const criterion of data.criteria) {
+      const item = criterionItem(slot, criterion);
+      if (item) ids.push(this.addItem(item));
+    }
+    this.slotItems.set(slot, ids);
   }
 
   delete(slot: number): void {
-    this.data.delete(slot);
+    const ids = this.slotItems.get(slot);
+    if (!ids) return;
+    this.slotItems.delete(slot);
+    for (const id of ids) {
+      const item = this.item(id);
+      for (const key of item.groups) {
+        const group = this.groups.get(key);
+        if (!group) continue;
+        group.members.remove(id);
+        group.changes++;
+        if (group.members.isEmpty && !group.building) this.groups.delete(key);
+      }
+      for (const [posting, value] of item.postings) {
+        const bitmap = this.postings[posting].get(value);
+        bitmap?.remove(id);
+        if (bitmap?.isEmpty) this.postings[posting].delete(value);
+      }
+      this.countGroup(item, -1);
+      for (const text of item.cpes) this.cpes.remove(text, id, item.groups[0]!);
+      this.items.delete(id);
+    }
   }
 
   get size(): number {
-    return this.data.size;
+    return this.slotItems.size;
+  }
+
+  stats(): MatchIndexStats {
+    let builtGroups = 0;
+    let evaluatedEntries = 0;
+    let evaluatedCriteria = 0;
+    for (const [key, group] of this.groups) {
+      if (!group.structure || key === GLOBAL || !key.startsWith('vp:')) continue;
+      builtGroups++;
+      evaluatedEntries += group.structure.built.entriesEvaluated.length;
+      evaluatedCriteria += group.structure.built.criteriaEvaluated.length;
+    }
+    return {
+      items: this.items.size,
+      groups: this.groups.size,
+      builtGroups,
+      criterionStrings: this.cpes.size,
+      evaluatedEntries,
+      evaluatedCriteria,
+    };
+  }
+
+  /** Builds every stale product structure now (in slices), e.g. after a start or a feed load. */
+  async prepare(): Promise<void> {
+    for (const [key, group] of [...this.groups]) if (key !== GLOBAL) await this.structureOf(group);
+  }
+
+  private addItem(item: Item): number {
+    const id = this.nextItem++;
+    this.items.set(id, item);
+    for (const key of item.groups) {
+      let group = this.groups.get(key);
+      if (!group) {
+        group = new VersionGroup();
+        this.groups.set(key, group);
+      }
+      group.members.add(id);
+      group.changes++;
+    }
+    for (const [posting, value] of item.postings) {
+      let bitmap = this.postings[posting].get(value);
+      if (!bitmap) {
+        bitmap = new RoaringBitmap32();
+        this.postings[posting].set(value, bitmap);
+      }
+      bitmap.add(id);
+    }
+    this.countGroup(item, 1);
+    for (const text of item.cpes) this.cpes.add(text, id, item.groups[0]!);
+    return id;
+  }
+
+  private countGroup(item: Item, delta: number): void {
+    const group = item.groups[0]!;
+    const count = (index: Map<string, Map<string, number>>, value: string | undefined) => {
+      if (value === undefined) return;
+      let groups = index.get(value);
+      if (!groups) {
+        groups = new Map();
+        index.set(value, groups);
+      }
+      const next = (groups.get(group) ?? 0) + delta;
+      if (next > 0) groups.set(group, next);
+      else groups.delete(group);
+      if (groups.size === 0) index.delete(value);
+    };
+    count(this.groupsByVendor, item.postings.find(([p]) => p === 'vendor')?.[1]);
+    count(this.groupsByProduct, item.postings.find(([p]) => p === 'product')?.[1]);
+  }
+
+  /** The group's structure, built or rebuilt first when missing or when many members changed. */
+  private async structureOf(group: VersionGroup): Promise<GroupStructure> {
+    for (;;) {
+      const current = group.structure;
+      if (current && group.changedSince <= this.staleAfter(current.built.members.size)) return current.built;
+      if (!group.building) {
+        const changes = group.changes;
+        group.building = buildGroup(group.members.clone(), this.source)
+          .then((built) => {
+            group.structure = { built, changes };
+            return built;
+          })
+          .finally(() => {
+            group.building = undefined;
+          });
+      }
+      await group.building;
+    }
+  }
+
+  /**
+   * Items of the group that a structure answers for, plus its members added since the build
+   * (decided by `decide`), restricted to the members still held.
+   */
+  private async answer(
+    key: string,
+    fromStructure: (structure: GroupStructure) => Bitmap,
+    decide: (item: number) => boolean,
+  ): Promise<Bitmap> {
+    const group = this.groups.get(key);
+    if (!group) return new RoaringBitmap32();
+    const structure = await this.structureOf(group);
+    const out = fromStructure(structure);
+    for (const item of RoaringBitmap32.andNot(group.members, structure.members)) if (decide(item)) out.add(item);
+    out.andInPlace(group.members);
+    return out;
+  }
+
+  /** The version groups a version query reads: one product or package, a vendor's products, or all. */
+  private versionGroups(filters: AdvisoryFilters): string[] {
+    if (filters.packageKey !== undefined) return [packageKeyGroup(filters.packageKey)];
+    if (filters.packageName !== undefined) return [packageNameGroup(filters.packageName)];
+    if (filters.vendor !== undefined && filters.product !== undefined)
+      return [productGroup(filters.vendor, filters.product)];
+    if (filters.vendor !== undefined) return [...(this.groupsByVendor.get(filters.vendor)?.keys() ?? [])];
+    if (filters.product !== undefined) return [...(this.groupsByProduct.get(filters.product)?.keys() ?? [])];
+    // A platform alone, or no identity at all: every product, through one structure.
+    return [GLOBAL];
+  }
+
+  /** Items whose identity fits every named entry filter (criteria only when no entry-only filter is named). */
+  private identityPostings(filters: AdvisoryFilters): Bitmap[] {
+    const out: Bitmap[] = [];
+    const posting = (kind: Posting, value: string | undefined) => {
+      if (value !== undefined) out.push(this.postings[kind].get(value) ?? new RoaringBitmap32());
+    };
+    posting('vendor', filters.vendor);
+    posting('product', filters.product);
+    posting('platform', filters.platform);
+    posting('packageName', filters.packageName);
+    posting('packageKey', filters.packageKey);
+    return out;
+  }
+
+  private async versionItems(filters: AdvisoryFilters, version: string): Promise<Bitmap> {
+    const entryOnly =
+      filters.platform !== undefined || filters.packageName !== undefined || filters.packageKey !== undefined;
+    const out = new RoaringBitmap32();
+    for (const key of this.versionGroups(filters)) {
+      const entries = await this.answer(
+        key,
+        (structure) => entriesAffected(structure, this.source, version),
+        (item) => (this.source.isCriterion(item) ? false : isAffected(version, this.source.entry(item))),
+      );
+      out.orInPlace(entries);
+      if (entryOnly) continue;
+      const criteria = await this.answer(
+        key,
+        (structure) => criteriaCovering(structure, this.source, version),
+        (item) => this.source.isCriterion(item) && criterionCoversVersion(this.source.criterion(item), version),
+      );
+      out.orInPlace(criteria);
+    }
+    const identity = this.identityPostings(filters);
+    return identity.length > 0 ? intersectAll([out, ...identity]) : out;
+  }
+
+  /** Items meeting a `cpe` query: each candidate string decided once, version rules through the structures. */
+  private async cpeItems(query: Wfn): Promise<Bitmap> {
+    const queryVersion = versionOfWfn(query);
+    const out = new RoaringBitmap32();
+    const byVersion: number[][] = [];
+    const groups = new Set<string>();
+    for (const [, string] of this.cpes.candidates(query)) {
+      const answer = answerOf(string.wfn, query, queryVersion);
+      if (answer === 'all') out.addMany(string.holders);
+      if (answer !== 'version') continue;
+      byVersion.push(string.holders);
+      for (const group of string.groups.keys()) groups.add(group);
+    }
+    if (byVersion.length === 0 || queryVersion === undefined) return out;
+    const holding = new RoaringBitmap32();
+    for (const holders of byVersion) holding.addMany(holders);
+    const inside = new RoaringBitmap32();
+    for (const key of groups) {
+      const entries = await this.answer(
+        key,
+        (structure) => entriesAffected(structure, this.source, queryVersion),
+        (item) => !this.source.isCriterion(item) && isAffected(queryVersion, this.source.entry(item)),
+      );
+      inside.orInPlace(entries);
+      const criteria = await this.answer(
+        key,
+        (structure) => criteriaInside(structure, this.source, queryVersion),
+        (item) => this.source.isCriterion(item) && insideRange(this.source.criterion(item).range)(queryVersion),
+      );
+      inside.orInPlace(criteria);
+    }
+    inside.andInPlace(holding);
+    out.orInPlace(inside);
+    return out;
+  }
+
+  private slotsOf(items: Bitmap): Bitmap {
+    const slots = new RoaringBitmap32();
+    for (const id of items) slots.add(this.item(id).slot);
+    return slots;
   }
 
   /**
@@ -35,30 +364,58 @@ export class AdvisoryMatchIndex {
    */
   async matching(filters: AdvisoryFilters, candidates?: Bitmap): Promise<Bitmap> {
     if (!needsMatchData(filters)) throw new Error('matching() is for filters that need match data');
-    const out = new RoaringBitmap32();
-    let sliceStart = performance.now();
-    const consider = (slot: number, data: MatchData) => {
-      if (recordMatches(data, filters)) out.add(slot);
-    };
-    let n = 0;
-    if (candidates) {
-      for (const slot of candidates) {
-        const data = this.data.get(slot);
-        if (data) consider(slot, data);
-        if (++n % 256 === 0 && performance.now() - sliceStart > SLICE_MS) {
-          await yieldToLoop();
-          sliceStart = performance.now();
-        }
-      }
-    } else {
-      for (const [slot, data] of this.data) {
-        consider(slot, data);
-        if (++n % 256 === 0 && performance.now() - sliceStart > SLICE_MS) {
-          await yieldToLoop();
-          sliceStart = performance.now();
-        }
-      }
+    const entryFiltered =
+      filters.version !== undefined ||
+      filters.vendor !== undefined ||
+      filters.product !== undefined ||
+      filters.platform !== undefined ||
+      filters.packageName !== undefined ||
+      filters.packageKey !== undefined;
+    let slots: Bitmap | undefined;
+    if (entryFiltered) {
+      const items =
+        filters.version !== undefined
+          ? await this.versionItems(filters, filters.version)
+          : intersectAll(this.identityPostings(filters));
+      slots = this.slotsOf(items);
     }
-    return out;
+    if (filters.cpe !== undefined) {
+      const cpeSlots = this.slotsOf(await this.cpeItems(filters.cpe));
+      slots = slots ? RoaringBitmap32.and(slots, cpeSlots) : cpeSlots;
+    }
+    const out = slots ?? new RoaringBitmap32();
+    return candidates ? RoaringBitmap32.and(out, candidates) : out;
   }
+}
+
+function entryItem(slot: number, entry: MatchEntry): Item {
+  const postings: Array<[Posting, string]> = [];
+  if (entry.vendor !== undefined) postings.push(['vendor', entry.vendor]);
+  if (entry.product !== undefined) postings.push(['product', entry.product]);
+  for (const platform of new Set(entry.platforms ?? [])) postings.push(['platform', platform]);
+  if (entry.packageName !== undefined) postings.push(['packageName', entry.packageName]);
+  const packages = [...new Set(entry.packages ?? [])];
+  for (const key of packages) postings.push(['packageKey', key]);
+  const groups = [productGroup(entry.vendor, entry.product), GLOBAL];
+  if (entry.packageName !== undefined) groups.push(packageNameGroup(entry.packageName));
+  for (const key of packages) groups.push(packageKeyGroup(key));
+  const cpes = [...new Set((entry.cpes ?? []).filter((text) => typeof text === 'string'))];
+  return { slot, entry, groups, postings, cpes };
+}
+
+function criterionItem(slot: number, criterion: MatchCriterion): Item | undefined {
+  const wfn = typeof criterion.criteria === 'string' ? parseCached(criterion.criteria) : undefined;
+  if (!wfn) return undefined;
+  const vendor = normalizeText(unquoteWfnValue(wfn.vendor));
+  const product = normalizeText(unquoteWfnValue(wfn.product));
+  return {
+    slot,
+    criterion,
+    groups: [productGroup(vendor, product), GLOBAL],
+    postings: [
+      ['vendor', vendor],
+      ['product', product],
+    ],
+    cpes: [criterion.criteria],
+  };
 }
