@@ -98,10 +98,17 @@ export function writeBackupInWorker(
   config: Config,
   source: BackupSource,
   signal?: AbortSignal,
+  indexModule?: string,
 ): Promise<WrittenArchive> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER, {
-      workerData: { config, kind: source.kind, name: source.name, description: source.description },
+      workerData: {
+        config,
+        kind: source.kind,
+        name: source.name,
+        description: source.description,
+        ...(indexModule !== undefined ? { indexModule } : {}),
+      },
     });
     let settled = false;
     const onAbort = () => {
@@ -145,6 +152,11 @@ export interface BackupSchedulerOptions {
   inWorker?: boolean;
   onWritten?: (written: WrittenArchive) => void;
   onError?: (error: unknown) => void;
+  /**
+   * The v3 indexes defined above this layer (services/index-backups.ts): their sources, and the
+   * URL of the module a worker thread loads to build them (`indexSource(storage, name)`).
+   */
+  indexes?: { sources(storage: Storage): BackupSource[]; module: string };
 }
 
 /** The background job of the server. */
@@ -179,12 +191,13 @@ export class BackupScheduler {
   private async pass(): Promise<void> {
     const { store, storage, config, feeds } = this.options;
     try {
-      for (const source of await allSources(storage, feeds)) {
+      const indexes = this.options.indexes;
+      for (const source of await allSources(storage, feeds, indexes?.sources(storage))) {
         try {
           if (this.abort.signal.aborted) return;
           if (await isDue(store, source, config.backupIntervalMs)) {
             const written = this.inWorker
-              ? await writeBackupInWorker(config, source, this.abort.signal)
+              ? await writeBackupInWorker(config, source, this.abort.signal, indexes?.module)
               : await writeBackup(store, source, config.backupKeep, undefined, this.abort.signal);
             this.options.onWritten?.(written);
           }

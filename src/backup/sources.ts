@@ -1,8 +1,9 @@
 /**
  * What gets archived: each advisory feed (v4, records of the generation queries see, in the served
- * order) and each v3 index (`target-intel`; `cpecve` does not exist yet). A source has a version —
- * the feed generation, the hosts change-log sequence — so the scheduler can tell whether it changed
- * since its last archive.
+ * order) and each v3 index (`target-intel` here; `cpecve`, whose records need the search layer, is
+ * defined in services/index-backups.ts and passed in). A source has a version — the feed
+ * generation, the hosts change-log sequence, the knowledge generation — so the scheduler can tell
+ * whether it changed since its last archive.
  */
 import { toTargetIntel } from '../core/target-intel-record.js';
 import type { AdvisoryPosition, Storage } from '../storage/index.js';
@@ -23,10 +24,17 @@ export interface BackupSource {
 }
 
 /** The v3 indexes with backups. */
-export const V3_INDEXES: ReadonlyArray<{ name: string; description: string }> = [
+export const V3_INDEXES: ReadonlyArray<{ name: string; description: string; listedBeforeArchive: boolean }> = [
   {
     name: 'target-intel',
     description: 'Target intelligence: observed hosts, services and fingerprints with their CVEs',
+    listedBeforeArchive: true,
+  },
+  {
+    name: 'cpecve',
+    description: 'CPE names with the CVEs linked to each (as /v3/search/cpe lists them), for offline CPE lookup',
+    // Offered once written: a server without CPE names or vulnerability knowledge has nothing to offer.
+    listedBeforeArchive: false,
   },
 ];
 
@@ -89,8 +97,15 @@ export interface FeedDescription {
   description: string;
 }
 
-/** Every advisory feed (registered or loaded) and every v3 index. */
-export async function allSources(storage: Storage, registered: readonly FeedDescription[]): Promise<BackupSource[]> {
+/**
+ * Every advisory feed (registered or loaded) and every v3 index: target-intel, then `indexes`
+ * (the sources defined above this layer, e.g. services/index-backups.ts).
+ */
+export async function allSources(
+  storage: Storage,
+  registered: readonly FeedDescription[],
+  indexes: readonly BackupSource[] = [],
+): Promise<BackupSource[]> {
   const names = new Map<string, string>();
   for (const feed of registered) names.set(feed.name, feed.description);
   for (const feed of await storage.advisories.feeds())
@@ -98,5 +113,5 @@ export async function allSources(storage: Storage, registered: readonly FeedDesc
   const feeds = [...names]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([name, description]) => feedSource(storage, name, description));
-  return [...feeds, targetIntelSource(storage)];
+  return [...feeds, targetIntelSource(storage), ...indexes];
 }

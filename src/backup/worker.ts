@@ -1,14 +1,16 @@
 /**
  * A background archive write in a worker thread, so the serving event loop never runs the
  * database reads and JSON encoding of a whole feed. Started by the scheduler with
- * `{ config, kind, name, description }`; opens its own storage connection; answers `{ meta }`, `{ skipped }` or
- * `{ error }`; an `abort` message abandons the write (nothing is published).
+ * `{ config, kind, name, description, indexModule? }`; opens its own storage connection; answers `{ meta }`,
+ * `{ skipped }` or `{ error }`; an `abort` message abandons the write (nothing is published). A v3
+ * index other than target-intel comes from `indexModule` (a module URL exporting
+ * `indexSource(storage, name)`), so sources built on the search layer run here too.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../config.js';
-import { createStorage } from '../storage/index.js';
+import { createStorage, type Storage } from '../storage/index.js';
 import { writeBackup } from './service.js';
-import { feedSource, targetIntelSource } from './sources.js';
+import { feedSource, targetIntelSource, type BackupSource } from './sources.js';
 import { BackupStore, type BackupKind } from './store.js';
 
 interface Job {
@@ -16,6 +18,19 @@ interface Job {
   kind: BackupKind;
   name: string;
   description: string;
+  indexModule?: string;
+}
+
+type IndexModule = { indexSource(storage: Storage, name: string): BackupSource | undefined };
+
+async function sourceOf(storage: Storage): Promise<BackupSource> {
+  if (job.kind === 'v4') return feedSource(storage, job.name, job.description);
+  if (job.name === 'target-intel') return targetIntelSource(storage);
+  if (job.indexModule === undefined) throw new Error(`no source module for index "${job.name}"`);
+  const module = (await import(job.indexModule)) as IndexModule;
+  const source = module.indexSource(storage, job.name);
+  if (!source) throw new Error(`no source for index "${job.name}"`);
+  return source;
 }
 
 const job = workerData as Job;
@@ -26,7 +41,7 @@ parentPort!.on('message', (message: { type?: string }) => {
 
 const storage = await createStorage(job.config.database, { migrate: false });
 try {
-  const source = job.kind === 'v3' ? targetIntelSource(storage) : feedSource(storage, job.name, job.description);
+  const source = await sourceOf(storage);
   const written = await writeBackup(
     new BackupStore(job.config.backupDir),
     source,

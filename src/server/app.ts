@@ -1,6 +1,7 @@
 import { registerCpeSearch } from './routes/cpe-search/route.js';
 import { CpeNameIndex } from '../search/cpe-names/index.js';
 import { FeedRegistry } from '../services/feed-registry.js';
+import { INDEX_SOURCE_MODULE, indexSources } from '../services/index-backups.js';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context.js';
 import { redactCredentials, requireToken } from './plugins/auth.js';
@@ -91,6 +92,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       storage: context.storage,
       config: context.config,
       feeds: new FeedRegistry(context.config.feeds).list(),
+      indexes: { sources: indexSources, module: INDEX_SOURCE_MODULE },
       onWritten: (written) =>
         written.meta &&
         app.log.info(

@@ -5,6 +5,7 @@
  * advertised sha256 before it is renamed into place).
  */
 import { FeedRegistry } from '../../services/feed-registry.js';
+import { cpeCveSource, indexSources } from '../../services/index-backups.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,20 +30,26 @@ export async function backupWrite(config: Config, options: BackupWriteOptions): 
   const storage = await createStorage(config.database);
   const store = new BackupStore(config.backupDir);
   try {
-    const all = await allSources(storage, new FeedRegistry(config.feeds).list());
+    const all = await allSources(storage, new FeedRegistry(config.feeds).list(), indexSources(storage));
     let sources = all;
     if (options.feed) {
       const found = all.find((source) => source.kind === 'v4' && source.name === options.feed);
       if (!found) throw invalidInput(`unknown feed "${options.feed}" (see "vulnscope feeds")`);
       sources = [found];
     } else if (options.index) {
-      if (options.index === 'cpecve') throw invalidInput('index "cpecve" has no backup yet (only target-intel)');
       if (!V3_INDEXES.some((index) => index.name === options.index)) {
         throw invalidInput(
           `unknown index "${options.index}" (indexes with backups: ${V3_INDEXES.map((i) => i.name).join(', ')})`,
         );
       }
-      sources = [targetIntelSource(storage)];
+      if (options.index === 'cpecve') {
+        const source = cpeCveSource(storage);
+        if ((await source.version()) === undefined)
+          throw invalidInput(
+            'index "cpecve" has no backup yet: there are no CPE names or CVE knowledge to archive (load the CPE dictionary or the NVD / CVE 5 feeds first)',
+          );
+        sources = [source];
+      } else sources = [targetIntelSource(storage)];
     }
     let failed = 0;
     for (const source of sources) {
@@ -79,6 +86,7 @@ export async function backupWrite(config: Config, options: BackupWriteOptions): 
 
 /** How many records an archive of `source` will hold (about: records may change meanwhile). */
 export async function recordTotal(storage: Storage, source: BackupSource): Promise<number | undefined> {
+  if (source.kind === 'v3' && source.name === 'cpecve') return (await storage.knowledge.counts()).names;
   if (source.kind === 'v3') return storage.hosts.count();
   return (await storage.advisories.feed(source.name))?.recordCount;
 }
@@ -185,7 +193,7 @@ async function localBackupList(config: Config, json: boolean): Promise<void> {
   const present = fs.existsSync(config.backupDir);
   const listed: Array<BackupListItem & { archives: LocalArchive[] }> = [];
   try {
-    for (const source of await allSources(storage, new FeedRegistry(config.feeds).list())) {
+    for (const source of await allSources(storage, new FeedRegistry(config.feeds).list(), indexSources(storage))) {
       const version = await source.version();
       const archives = present ? await store.list(source.kind, source.name) : [];
       listed.push({
@@ -261,7 +269,15 @@ async function feedBackupLink(config: Config, feed: string): Promise<BackupLink>
 
 /** An index's newest backup (`GET /v3/backup/{index}`, newest first). */
 async function indexBackupLink(config: Config, index: string): Promise<BackupLink> {
-  const body = await getJson(config, `/v3/backup/${encodeURIComponent(index)}`);
+  let body: JsonObject;
+  try {
+    body = await getJson(config, `/v3/backup/${encodeURIComponent(index)}`);
+  } catch (error) {
+    // The server answers 404 until the first archive of a known index is written.
+    if (error instanceof VulnscopeError && error.status === 404)
+      throw invalidInput(`index "${index}" has no backup yet on the server (${error.message})`);
+    throw error;
+  }
   const latest = Array.isArray(body.data) ? (body.data[0] as Partial<BackupLink> | undefined) : undefined;
   if (!latest || typeof latest.url !== 'string') {
     throw new VulnscopeError(404, 'not_found', `index "${index}" has no backup yet`);
@@ -278,7 +294,6 @@ async function indexBackupLink(config: Config, index: string): Promise<BackupLin
  * into place.
  */
 export async function backupDownload(config: Config, name: string, options: { out?: string }): Promise<number> {
-  if (name === 'cpecve') throw invalidInput('index "cpecve" has no backup yet (only target-intel)');
   const index = V3_INDEXES.some((candidate) => candidate.name === name);
   const link = index ? await indexBackupLink(config, name) : await feedBackupLink(config, name);
   const expected = link.sha256;

@@ -96,14 +96,20 @@ export function registerBackup(
     },
   );
 
-  const indexList = (request: FastifyRequest, base: string) => ({
-    _benchmark: benchmarkSeconds(request),
-    data: V3_INDEXES.map((index) => ({
-      name: index.name,
-      description: index.description,
-      href: `${config.publicUrl}${base}/${index.name}`,
-    })),
-  });
+  /** target-intel always; cpecve once an archive of it exists. */
+  const indexList = async (request: FastifyRequest, base: string) => {
+    const listed = [];
+    for (const index of V3_INDEXES)
+      if (index.listedBeforeArchive || (await store.latest('v3', index.name)) !== undefined) listed.push(index);
+    return {
+      _benchmark: benchmarkSeconds(request),
+      data: listed.map((index) => ({
+        name: index.name,
+        description: index.description,
+        href: `${config.publicUrl}${base}/${index.name}`,
+      })),
+    };
+  };
 
   app.get(
     '/v3/backup',
