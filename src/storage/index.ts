@@ -53,6 +53,7 @@ export type {
   AdvisoryPaging,
   AdvisoryPosition,
   AdvisorySearchResult,
+  IndexRowPosition,
   LoadCounts,
   VisibleRecord,
 } from './advisories/index.js';

@@ -7,7 +7,12 @@
  */
 import type { AdvisoryFilters } from '../../core/advisory/filters.js';
 import { unavailable } from '../../core/errors.js';
-import type { AdvisoryPaging, AdvisoryRepository, AdvisorySearchResult } from '../../storage/index.js';
+import type {
+  AdvisoryPaging,
+  AdvisoryRepository,
+  AdvisorySearchResult,
+  IndexRowPosition,
+} from '../../storage/index.js';
 import type { Bitmap } from '../bitmap.js';
 import { FeedChange, FeedState } from './feed-change.js';
 import { ReadWriteGate } from './gate.js';
@@ -213,12 +218,13 @@ export class AdvisoryIndex {
   }
 
   private async readRows(feed: string, from: number, to: number, change: FeedChange): Promise<void> {
-    let afterId = 0;
+    let after: IndexRowPosition | undefined;
     for (;;) {
-      const rows = await this.advisories.changedIndexRows(feed, from, to, afterId);
+      const rows = await this.advisories.changedIndexRows(feed, from, to, after);
       for (const row of rows) change.add(row);
-      if (rows.length === 0) return;
-      afterId = rows[rows.length - 1]!.id;
+      const last = rows[rows.length - 1];
+      if (!last) return;
+      after = { generation: last.generation, id: last.id };
     }
   }
 

@@ -13,6 +13,8 @@ import { visibleAt } from './where.js';
 export interface AdvisoryIndexRow {
   /** The row id (a record's row changes when its content does). */
   id: number;
+  /** The generation that wrote the row. */
+  generation: number;
   recordId: string;
   cveId: string;
   /** The update time the filters use (epoch ms), when the record has one. */
@@ -34,30 +36,48 @@ export const VISIBLE_CHUNK = 2000;
 
 interface RowRecord {
   id: number | string;
+  gen_from: number | string;
   record_id: string;
   cve_id: string;
   date_updated: number | string | null;
   match_data: string;
 }
 
+/** Where a read of changed rows stopped: the last row's generation and id. */
+export interface IndexRowPosition {
+  generation: number;
+  id: number;
+}
+
 /**
  * The rows of `feed` written by generations in (`fromGeneration`, `toGeneration`] that
- * `toGeneration` sees, by row id after `afterId` (`fromGeneration` 0: every record it sees).
+ * `toGeneration` sees, after `after` in (gen_from, id) order (`fromGeneration` 0: every record
+ * the generation sees); empty when there are no more. Each chunk reads one generation's rows by
+ * id (an equality on the advisories_generation index, then a seek), so no chunk rescans the ones
+ * before it.
  */
 export async function changedIndexRows(
   db: Sql,
   feed: string,
   fromGeneration: number,
   toGeneration: number,
-  afterId: number,
+  after: IndexRowPosition | undefined,
   limit = INDEX_ROW_CHUNK,
 ): Promise<AdvisoryIndexRow[]> {
   const visible = visibleAt(toGeneration);
-  const rows = await db.all<RowRecord>(
-    `SELECT id, record_id, cve_id, date_updated, match_data FROM advisories
-     WHERE feed = ? AND gen_from > ? AND ${visible.sql} AND id > ? ORDER BY id LIMIT ?`,
-    [feed, fromGeneration, ...visible.params, afterId, limit],
-  );
+  let generation = after?.generation ?? (await nextGeneration(db, feed, fromGeneration, toGeneration));
+  let afterId = after?.id ?? 0;
+  let rows: RowRecord[] = [];
+  while (generation !== undefined) {
+    rows = await db.all<RowRecord>(
+      `SELECT id, gen_from, record_id, cve_id, date_updated, match_data FROM advisories
+       WHERE feed = ? AND gen_from = ? AND id > ? AND ${visible.sql} ORDER BY id LIMIT ?`,
+      [feed, generation, afterId, ...visible.params, limit],
+    );
+    if (rows.length > 0) break;
+    generation = await nextGeneration(db, feed, generation, toGeneration);
+    afterId = 0;
+  }
   const termsById = new Map<number, Array<[TermKind, string]>>();
   for (const ids of chunks(rows.map((row) => Number(row.id)))) {
     const terms = await db.all<{ advisory_id: number | string; kind: number; value: string }>(
@@ -75,6 +95,7 @@ export async function changedIndexRows(
     const id = Number(row.id);
     return {
       id,
+      generation: Number(row.gen_from),
       recordId: row.record_id,
       cveId: row.cve_id,
       ...(row.date_updated !== null ? { updatedAt: Number(row.date_updated) } : {}),
@@ -82,6 +103,15 @@ export async function changedIndexRows(
       matchData: JSON.parse(row.match_data) as MatchData,
     };
   });
+}
+
+/** The first generation after `after`, up to `through`, that wrote rows of the feed. */
+async function nextGeneration(db: Sql, feed: string, after: number, through: number): Promise<number | undefined> {
+  const row = await db.get<{ g: number | string | null }>(
+    `SELECT MIN(gen_from) AS g FROM advisories WHERE feed = ? AND gen_from > ? AND gen_from <= ?`,
+    [feed, after, through],
+  );
+  return row?.g === null || row?.g === undefined ? undefined : Number(row.g);
 }
 
 /** The records `generation` of `feed` sees, by record id after `afterRecordId`. */

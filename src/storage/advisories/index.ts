@@ -6,6 +6,7 @@ import {
   recordsByRowIds,
   visibleRecords,
   type AdvisoryIndexRow,
+  type IndexRowPosition,
   type VisibleRecord,
 } from './index-rows.js';
 import { AdvisoryLoad, type LoadOptions } from './load.js';
@@ -19,7 +20,7 @@ import {
 } from './search.js';
 
 export type { StoredFeed } from './feeds.js';
-export type { AdvisoryIndexRow, VisibleRecord } from './index-rows.js';
+export type { AdvisoryIndexRow, IndexRowPosition, VisibleRecord } from './index-rows.js';
 export type { AdvisoryWrite, LoadCounts, LoadInput, LoadOptions } from './load.js';
 export { AdvisoryLoad } from './load.js';
 export type { AdvisoryHit, AdvisoryPaging, AdvisoryPosition, AdvisorySearchResult } from './search.js';
@@ -65,16 +66,17 @@ export class AdvisoryRepository {
 
   /**
    * For the in-memory index: the rows of `feed` that generations (`fromGeneration`,
-   * `toGeneration`] wrote and `toGeneration` sees, with terms and match data, by row id after `afterId`.
+   * `toGeneration`] wrote and `toGeneration` sees, with terms and match data, in (generation, row
+   * id) order after `after` (the last row read); empty when there are no more.
    */
   changedIndexRows(
     feed: string,
     fromGeneration: number,
     toGeneration: number,
-    afterId: number,
+    after: IndexRowPosition | undefined,
     limit?: number,
   ): Promise<AdvisoryIndexRow[]> {
-    return changedIndexRows(this.db, feed, fromGeneration, toGeneration, afterId, limit);
+    return changedIndexRows(this.db, feed, fromGeneration, toGeneration, after, limit);
   }
 
   /** The (record id, row id) pairs `generation` of `feed` sees, by record id after `afterRecordId`. */
