@@ -7,7 +7,7 @@ import type { TermDictionary } from './term-dictionary.js';
 
 /** One feed as the index holds it: its record ids' slots and the segment of its generation. */
 export class FeedState {
-  readonly recordSlots = new Map<string, number>();
+  recordSlots = new Map<string, number>();
   segment: FeedSegment;
 
   constructor(
@@ -28,7 +28,7 @@ export class FeedState {
  * the slots they replace, and those of removed records, are freed only at the switch.
  */
 export class FeedChange {
-  private readonly added = new Map<string, number>();
+  private added = new Map<string, number>();
   private readonly replaced = new Set<number>();
 
   constructor(
@@ -116,9 +116,11 @@ export class FeedChange {
       this.table.remove(slot);
       this.match.delete(slot);
     }
-    for (const [recordId, slot] of this.added) this.feed.recordSlots.set(recordId, slot);
+    // A first load (or a full reload) adopts the map read, rather than copying 400k entries under the gate.
+    if (this.feed.recordSlots.size === 0) this.feed.recordSlots = this.added;
+    else for (const [recordId, slot] of this.added) this.feed.recordSlots.set(recordId, slot);
     this.feed.segment = segment;
-    this.added.clear();
+    this.added = new Map();
     this.replaced.clear();
   }
 
