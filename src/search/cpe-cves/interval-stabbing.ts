@@ -29,12 +29,19 @@ const TARGET_BLOCKS = 512;
 const MIN_SPAN = 16;
 
 export class IntervalStabbing {
-  /** Block c holds keys in [starts[c], starts[c + 1]); starts[0] is '' (below every key). */
-  private readonly starts: string[];
-  private readonly full: Bitmap[];
-  private readonly partial: KeyInterval[][];
+  private constructor(
+    /** Block c holds keys in [starts[c], starts[c + 1]); starts[0] is '' (below every key). */
+    private readonly starts: string[],
+    private readonly full: Bitmap[],
+    private readonly partial: KeyInterval[][],
+  ) {}
 
-  constructor(intervals: readonly KeyInterval[], valueCount: number) {
+  /** Builds the blocks, pausing between slices of work (`pause` yields to the event loop when due). */
+  static async build(
+    intervals: readonly KeyInterval[],
+    valueCount: number,
+    pause: () => Promise<void> = async () => {},
+  ): Promise<IntervalStabbing> {
     const endpoints = new Set<string>();
     for (const interval of intervals) {
       if (interval.start !== undefined) endpoints.add(interval.start);
@@ -42,24 +49,31 @@ export class IntervalStabbing {
     }
     const sorted = [...endpoints].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const span = Math.max(MIN_SPAN, Math.ceil(sorted.length / TARGET_BLOCKS));
-    this.starts = [''];
-    for (let i = span; i < sorted.length; i += span) this.starts.push(sorted[i]!);
-    const blocks = this.starts.length;
-    this.partial = Array.from({ length: blocks }, () => []);
+    const starts = [''];
+    for (let i = span; i < sorted.length; i += span) starts.push(sorted[i]!);
+    const blocks = starts.length;
+    const structure = new IntervalStabbing(
+      starts,
+      [],
+      Array.from({ length: blocks }, () => []),
+    );
+    await pause();
     // Values entering (covering fully from) block c, and leaving after block c.
     const enter: number[][] = Array.from({ length: blocks }, () => []);
     const leave: number[][] = Array.from({ length: blocks }, () => []);
-    for (const interval of intervals) {
-      const first = interval.start === undefined ? 0 : this.blockOf(interval.start);
-      const last = interval.end === undefined ? blocks - 1 : this.blockOf(interval.end);
+    for (let i = 0; i < intervals.length; i++) {
+      if ((i & 1023) === 1023) await pause();
+      const interval = intervals[i]!;
+      const first = interval.start === undefined ? 0 : structure.blockOf(interval.start);
+      const last = interval.end === undefined ? blocks - 1 : structure.blockOf(interval.end);
       let fullFrom = first;
       let fullTo = last;
-      if (!this.coversBlock(interval, first)) {
-        this.partial[first]!.push(interval);
+      if (!structure.coversBlock(interval, first)) {
+        structure.partial[first]!.push(interval);
         fullFrom = first + 1;
       }
-      if (last >= fullFrom && !this.coversBlock(interval, last)) {
-        this.partial[last]!.push(interval);
+      if (last >= fullFrom && !structure.coversBlock(interval, last)) {
+        structure.partial[last]!.push(interval);
         fullTo = last - 1;
       }
       if (fullFrom <= fullTo) {
@@ -67,14 +81,18 @@ export class IntervalStabbing {
         leave[fullTo]!.push(interval.value);
       }
     }
+    // One bitmap per block from the values counted in: a few native calls, not one per value.
     const counts = new Int32Array(valueCount);
-    const active = new RoaringBitmap32();
-    this.full = [];
+    const active = new Uint32Array(valueCount);
     for (let c = 0; c < blocks; c++) {
-      for (const value of enter[c]!) if (counts[value]!++ === 0) active.add(value);
-      this.full.push(active.clone());
-      for (const value of leave[c]!) if (--counts[value]! === 0) active.remove(value);
+      await pause();
+      for (const value of enter[c]!) counts[value]!++;
+      let n = 0;
+      for (let value = 0; value < valueCount; value++) if (counts[value]! > 0) active[n++] = value;
+      structure.full.push(new RoaringBitmap32(active.subarray(0, n)));
+      for (const value of leave[c]!) counts[value]!--;
     }
+    return structure;
   }
 
   /** The block holding `key`: the last c with starts[c] <= key. */

@@ -68,7 +68,7 @@ export class ProductCves {
     const slowCves = new Set<string>();
     let i = 0;
     for (const row of rows) {
-      if (++i % 2048 === 0) await slicer.pause();
+      if (++i % 512 === 0) await slicer.pause();
       const fast = fastCriterionOf(row);
       if (fast) addFast(row.vulnerable ? builders.vulnerable : builders.other, fast, local.get(row.cveId)!);
       else slowCves.add(row.cveId);
@@ -87,10 +87,9 @@ export class ProductCves {
         if (cve !== undefined) slow.push(...slowCriteriaOf(app, cve, applies, isFast));
       }
     }
-    await slicer.pause();
-    const vulnerable = buildKeyed(builders.vulnerable, cveIds.length);
-    await slicer.pause();
-    const other = buildKeyed(builders.other, cveIds.length);
+    const pause = () => slicer.pause();
+    const vulnerable = await buildKeyed(builders.vulnerable, cveIds.length, pause);
+    const other = await buildKeyed(builders.other, cveIds.length, pause);
     return new ProductCves(identity, cveIds, vulnerable, other, slow, rows.length);
   }
 
@@ -98,7 +97,13 @@ export class ProductCves {
    * The CVE ids (ascending) of a name of this product: `lookup` is nameLookupOf(name), whose part,
    * vendor and product must be this product's and concrete.
    */
-  cvesOf(name: Wfn, cpe: string, lookup: NameLookup, vulnerableOnly: boolean): string[] {
+  async cvesOf(
+    name: Wfn,
+    cpe: string,
+    lookup: NameLookup,
+    vulnerableOnly: boolean,
+    slicer: TimeSlicer,
+  ): Promise<string[]> {
     const parts: Bitmap[] = [];
     const extra: number[] = [];
     const keyed = vulnerableOnly ? [this.vulnerable] : [this.vulnerable, this.other];
@@ -115,7 +120,7 @@ export class ProductCves {
         extra.push(...stabbed.extra);
       }
     }
-    const slow = this.slowOf(name, cpe, lookup);
+    const slow = await this.slowOf(name, cpe, lookup, slicer);
     extra.push(...slow.vulnerable);
     if (!vulnerableOnly) extra.push(...slow.other);
     const union = RoaringBitmap32.orMany(parts);
@@ -126,12 +131,20 @@ export class ProductCves {
     return out;
   }
 
-  private slowOf(name: Wfn, cpe: string, lookup: NameLookup): { vulnerable: number[]; other: number[] } {
+  private async slowOf(
+    name: Wfn,
+    cpe: string,
+    lookup: NameLookup,
+    slicer: TimeSlicer,
+  ): Promise<{ vulnerable: number[]; other: number[] }> {
     if (this.slow.length === 0) return NONE;
     const known = this.remembered.get(cpe);
     if (known) return known;
     const result = { vulnerable: [] as number[], other: [] as number[] };
-    for (const criterion of this.slow) {
+    for (let i = 0; i < this.slow.length; i++) {
+      // CVE 5 version lists can be long: a product with thousands of them is evaluated in slices.
+      if ((i & 255) === 255) await slicer.pause();
+      const criterion = this.slow[i]!;
       if (!mayCover(criterion, lookup) || !criterion.covers(name)) continue;
       (criterion.vulnerable ? result.vulnerable : result.other).push(criterion.cve);
     }
@@ -177,12 +190,13 @@ function addFast(builder: Builder, fast: FastCriterion, cve: number): void {
   }
 }
 
-function buildKeyed(builder: Builder, cveCount: number): KeyedCriteria {
+async function buildKeyed(builder: Builder, cveCount: number, pause: () => Promise<void>): Promise<KeyedCriteria> {
+  await pause();
   const exact = new Map<string, Bitmap>();
   for (const [key, cves] of builder.exact) exact.set(key, new RoaringBitmap32(cves));
   return {
     all: new RoaringBitmap32(builder.all),
     exact,
-    ranges: new IntervalStabbing(builder.ranges, cveCount),
+    ranges: await IntervalStabbing.build(builder.ranges, cveCount, pause),
   };
 }

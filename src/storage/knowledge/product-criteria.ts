@@ -20,7 +20,8 @@ function identityCombinations(product: { part: string; vendor: string; product: 
 
 /**
  * Every criteria row that can apply to names of (part, vendor, product), in pages of `pageSize`:
- * one index range per combination of each value or `*`, walked by (scan_key, id).
+ * one index range per combination of each value or `*`, walked by (scan_key, id) — written as
+ * `scan_key >= ?` plus a filter, so SQLite seeks the range instead of skipping the pages before it.
  */
 export async function* productCriteria(
   db: Sql,
@@ -32,7 +33,7 @@ export async function* productCriteria(
     for (;;) {
       const rows = await db.all<CriterionRecord & { id: number | string; scan_key: string }>(
         `SELECT ${COLUMNS} FROM knowledge_criteria WHERE part = ? AND vendor = ? AND product = ?
-         ${after ? 'AND (scan_key > ? OR (scan_key = ? AND id > ?))' : ''}
+         ${after ? 'AND scan_key >= ? AND (scan_key > ? OR id > ?)' : ''}
          ORDER BY scan_key, id LIMIT ?`,
         [part!, vendor!, name!, ...(after ? [after.scanKey, after.scanKey, after.id] : []), pageSize],
       );
