@@ -74,6 +74,23 @@ export class RecordTable {
     return this.pool.subarray(start, start + this.termCount.get(slot));
   }
 
+  /**
+   * Where the slot's term ids sit in {@link termPool}: [start, start + count). Loops over many
+   * slots read them so, without a view object per slot for the young-generation collector.
+   */
+  termStartOf(slot: number): number {
+    return this.termStart.get(slot);
+  }
+
+  termCountOf(slot: number): number {
+    return this.termCount.get(slot);
+  }
+
+  /** The term ids of every slot (replaced when it grows: read it again after an add). */
+  get termPool(): Uint32Array {
+    return this.pool;
+  }
+
   /** Slots are below this. */
   get slotLimit(): number {
     return this.next;

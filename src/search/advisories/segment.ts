@@ -69,8 +69,12 @@ export class FeedSegment {
     // Postings, counted then filled in rank order (so each term's ranks come out sorted).
     const cursor = new Uint32Array(terms.idLimit + 1);
     let total = 0;
+    const pool = table.termPool;
     for (let rank = 0; rank < n; rank++) {
-      for (const id of table.termsOf(slots[rank]!)) cursor[id]!++;
+      const slot = slots[rank]!;
+      const from = table.termStartOf(slot);
+      const to = from + table.termCountOf(slot);
+      for (let j = from; j < to; j++) cursor[pool[j]!]!++;
       if (slicer.due()) await slicer.pause();
     }
     let distinct = 0;
@@ -89,7 +93,10 @@ export class FeedSegment {
     offsets[distinct] = total;
     const postings = new Uint32Array(total);
     for (let rank = 0; rank < n; rank++) {
-      for (const id of table.termsOf(slots[rank]!)) postings[cursor[id]!++] = rank;
+      const slot = slots[rank]!;
+      const from = table.termStartOf(slot);
+      const to = from + table.termCountOf(slot);
+      for (let j = from; j < to; j++) postings[cursor[pool[j]!]!++] = rank;
       if (slicer.due()) await slicer.pause();
     }
     const ready = new Map<number, Bitmap>();
