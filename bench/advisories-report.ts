@@ -79,6 +79,8 @@ export interface AdvisoryBenchResult {
     workerRssMiB: number[];
   };
   comparedWith?: SqliteComparison;
+  /** Set when the run measured a prepared database: when the preparing run loaded it (the load figures are that run's). */
+  preparedAt?: string;
   walk: {
     params: Record<string, string>;
     limit: number;
@@ -123,6 +125,12 @@ export function renderAdvisoryMarkdown(r: AdvisoryBenchResult): string {
     '',
     '## Load',
     '',
+    ...(r.preparedAt
+      ? [
+          `Measured by the \`--prepare-only\` run that loaded this database (${r.preparedAt}); it may have run beside other work.`,
+          '',
+        ]
+      : []),
     '| figure | value |',
     '|---|---:|',
     `| generate (deterministic, in-process) | ${n(r.dataset.recordsPerSecond)} records/s (${r.dataset.generateSeconds.toFixed(1)} s) |`,

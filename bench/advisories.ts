@@ -366,6 +366,7 @@ async function main(): Promise<void> {
         workerRssMiB: serverStatus.workers.map((w) => w.rssMiB),
       },
       comparedWith: compareWithSqlite(options.out, options.engine, options.records),
+      ...(reused ? { preparedAt: reused.preparedAt } : {}),
     };
     const files = writeAdvisoryReport(options.out, result);
     say(`results: ${files.join(', ')}`);

@@ -137,6 +137,8 @@ export interface KnowledgeBenchResult {
     memory: SearchMemory;
   };
   comparedWith?: KnowledgeSqliteComparison;
+  /** Set when the run measured a prepared database: when the preparing run loaded it (the load figures are that run's). */
+  preparedAt?: string;
   /** Absent when the run left the matcher and ingest out (`--skip-matcher`). */
   matcher?: {
     batch: number;
@@ -201,6 +203,12 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
     '',
     '## Load',
     '',
+    ...(r.preparedAt
+      ? [
+          `Measured by the \`--prepare-only\` run that loaded this database (${r.preparedAt}); it may have run beside other work.`,
+          '',
+        ]
+      : []),
     '| figure | value |',
     '|---|---:|',
     `| nist-nvd2 feed through \`loadFeedItems\` (adapter converter + store, generation excluded) | ${n(l.feed.recordsPerSecond)} records/s (${l.feed.seconds.toFixed(1)} s) |`,

@@ -471,6 +471,7 @@ async function main(): Promise<void> {
       search: { floor: { c1: floor1, c32: floor32 }, queries, pathological, memory: searchMemory },
       ...(matching ?? {}),
       comparedWith: compareKnowledgeWithSqlite(options.out, options.engine, options.cves),
+      ...(reused ? { preparedAt: reused.preparedAt } : {}),
     };
     const files = writeKnowledgeReport(options.out, result);
     say(`results: ${files.join(', ')}`);
