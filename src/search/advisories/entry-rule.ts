@@ -7,6 +7,7 @@
  * version classes, values that are not strings) are `evaluate`: decided per query by isAffected.
  */
 import type { MatchEntry } from '../../core/advisory/facts.js';
+import type { Cve5VersionEntry } from '../../core/version/cve5-affected.js';
 import type { Order } from '../../core/version/comparison.js';
 import { isKnownVersionType } from '../../core/version/compare.js';
 import { looksLikeRangeText, parseLenientConstraints } from '../../core/version/lenient.js';
@@ -39,13 +40,14 @@ type Item =
     };
 
 export type EntryRule =
-  | { kind: 'never' }
+  | { kind: 'never'; spellings: Spelling[] }
   /** Affected for every comparable version (no `versions`, `defaultStatus: affected`). */
   | { kind: 'always' }
   | { kind: 'evaluate' }
   | {
       kind: 'ordered';
       cls: VersionClass;
+      spellings: Spelling[];
       items: Item[];
       defaultAffected: boolean;
       /** Every version text the answer depends on (bounds and change points). */
@@ -56,21 +58,22 @@ export type EntryRule =
 
 const asStatus = (status: unknown): Status => (status === 'affected' || status === 'unaffected' ? status : 'unknown');
 
-/** What `singleMembership` and `bound` read a version text as: the spelling, unless a guess or unreadable. */
-const plainSpelling = (text: string) =>
+/** How singleMembership compares a single version with V as text: trimmed, lower-case, without a leading v. */
+export const plainSpelling = (text: string) =>
   text
     .trim()
     .toLowerCase()
     .replace(/^v(?=\d)/, '');
 
-/** The spellings V is compared with as text (a single version equal to V after trim, case and a leading v). */
-export function singleSpellings(entry: MatchEntry): string[] {
-  const out: string[] = [];
-  for (const item of Array.isArray(entry.versions) ? entry.versions : []) {
-    const isRange = item.lessThan !== undefined || item.lessThanOrEqual !== undefined;
-    if (!isRange && typeof item.version === 'string') out.push(plainSpelling(item.version));
-  }
-  return out;
+/**
+ * A single version V may equal as text: such a V is `affected` there without any comparison. When
+ * the item is placed (`cls`, `text`) the structure agrees for every V exact in the class and equal
+ * to `text` in order; any other V spelled so is decided by the reference.
+ */
+export interface Spelling {
+  spelling: string;
+  cls?: VersionClass;
+  text?: string;
 }
 
 /** Raised while compiling: the entry has to be evaluated per query. */
@@ -146,8 +149,24 @@ function compileItem(raw: unknown): { item: Item; cls?: VersionClass } {
   return { item, cls };
 }
 
-export function compileEntry(entry: MatchEntry): EntryRule {
-  if (!entry.versions && entry.defaultStatus === undefined) return { kind: 'never' };
+const NEVER: EntryRule = { kind: 'never', spellings: [] };
+
+/** The spellings of the single versions a V can reach (up to the first guessed item). */
+function spellingsOf(raw: unknown[], items: Item[], cls: VersionClass | undefined): Spelling[] {
+  const out: Spelling[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const source = raw[i] as Cve5VersionEntry;
+    const isRange = source.lessThan !== undefined || source.lessThanOrEqual !== undefined;
+    if (isRange || typeof source.version !== 'string') continue;
+    const item = items[i]!;
+    const spelling = plainSpelling(source.version);
+    out.push(item.kind === 'single' && cls !== undefined ? { spelling, cls, text: item.at } : { spelling });
+  }
+  return out;
+}
+
+function compile(entry: MatchEntry): EntryRule {
+  if (!entry.versions && entry.defaultStatus === undefined) return NEVER;
   const raw: unknown = entry.versions ?? [];
   if (!Array.isArray(raw)) return { kind: 'evaluate' };
   const defaultAffected = entry.defaultStatus === 'affected';
@@ -167,8 +186,10 @@ export function compileEntry(entry: MatchEntry): EntryRule {
     if (error instanceof NotPlaceable) return { kind: 'evaluate' };
     throw error;
   }
-  if (items[0]?.kind === 'poison') return { kind: 'never' };
-  if (cls === undefined) return items.length === 0 && defaultAffected ? { kind: 'always' } : { kind: 'never' };
+  const spellings = spellingsOf(raw, items, cls);
+  if (items[0]?.kind === 'poison') return { kind: 'never', spellings };
+  if (cls === undefined)
+    return items.length === 0 && defaultAffected ? { kind: 'always' } : { kind: 'never', spellings };
   const boundaries = new Set<string>();
   for (const item of items) {
     if (item.kind === 'single') boundaries.add(item.at);
@@ -181,11 +202,32 @@ export function compileEntry(entry: MatchEntry): EntryRule {
   return {
     kind: 'ordered',
     cls,
+    spellings,
     items,
     defaultAffected,
     boundaries: [...boundaries],
     whenInexact: affectedWhenInexact(items),
   };
+}
+
+/** Rules by the entry's version content: records repeat the same rules many times over. */
+const compiled = new Map<string, EntryRule>();
+const COMPILED_MAX = 100_000;
+
+export function compileEntry(entry: MatchEntry): EntryRule {
+  let key: string;
+  try {
+    key = JSON.stringify([entry.versions, entry.defaultStatus]);
+  } catch {
+    return compile(entry);
+  }
+  let rule = compiled.get(key);
+  if (!rule) {
+    rule = compile(entry);
+    if (compiled.size >= COMPILED_MAX) compiled.clear();
+    compiled.set(key, rule);
+  }
+  return rule;
 }
 
 /**

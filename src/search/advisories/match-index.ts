@@ -16,7 +16,7 @@ import { versionOfWfn } from '../../core/version/cpe-version.js';
 import { intersectAll, RoaringBitmap32, type Bitmap } from '../bitmap.js';
 import { answerOf, CpeCriteria } from './cpe-criteria.js';
 import { compileCriterion, type CriterionRule } from './criterion-rule.js';
-import { compileEntry, singleSpellings, type EntryRule } from './entry-rule.js';
+import { compileEntry, type EntryRule } from './entry-rule.js';
 import {
   buildGroup,
   criteriaCovering,
@@ -30,12 +30,18 @@ interface Item {
   slot: number;
   entry?: MatchEntry;
   criterion?: MatchCriterion;
+  entryRule?: EntryRule;
+  criterionRule?: CriterionRule;
+}
+
+/** Where an item is indexed; derived from its entry or criterion when added and again when deleted. */
+interface Placement {
   /** The version groups holding the item; the first is its product's. */
   groups: string[];
   postings: Array<[Posting, string]>;
   cpes: string[];
-  entryRule?: EntryRule;
-  criterionRule?: CriterionRule;
+  vendor: string | undefined;
+  product: string | undefined;
 }
 
 type Posting = 'vendor' | 'product' | 'platform' | 'packageName' | 'packageKey';
@@ -114,7 +120,6 @@ export class AdvisoryMatchIndex {
       held.criterionRule ??= compileCriterion(held.criterion!);
       return held.criterionRule;
     },
-    spellings: (item) => singleSpellings(this.item(item).entry!),
   };
 
   private item(item: number): Item {
@@ -125,10 +130,10 @@ export class AdvisoryMatchIndex {
   set(slot: number, data: MatchData): void {
     this.delete(slot);
     const ids: number[] = [];
-    for (const entry of data.entries) ids.push(this.addItem(entryItem(slot, entry)));
+    for (const entry of data.entries) ids.push(this.addItem({ slot, entry }, entryPlacement(entry)));
     for (const criterion of data.criteria) {
-      const item = criterionItem(slot, criterion);
-      if (item) ids.push(this.addItem(item));
+      const placement = criterionPlacement(criterion);
+      if (placement) ids.push(this.addItem({ slot, criterion }, placement));
     }
     this.slotItems.set(slot, ids);
   }
@@ -139,20 +144,21 @@ export class AdvisoryMatchIndex {
     this.slotItems.delete(slot);
     for (const id of ids) {
       const item = this.item(id);
-      for (const key of item.groups) {
+      const placement = item.entry ? entryPlacement(item.entry) : criterionPlacement(item.criterion!)!;
+      for (const key of placement.groups) {
         const group = this.groups.get(key);
         if (!group) continue;
         group.members.remove(id);
         group.changes++;
         if (group.members.isEmpty && !group.building) this.groups.delete(key);
       }
-      for (const [posting, value] of item.postings) {
+      for (const [posting, value] of placement.postings) {
         const bitmap = this.postings[posting].get(value);
         bitmap?.remove(id);
         if (bitmap?.isEmpty) this.postings[posting].delete(value);
       }
-      this.countGroup(item, -1);
-      for (const text of item.cpes) this.cpes.remove(text, id, item.groups[0]!);
+      this.countGroup(placement, -1);
+      for (const text of placement.cpes) this.cpes.remove(text, id, placement.groups[0]!);
       this.items.delete(id);
     }
   }
@@ -186,10 +192,10 @@ export class AdvisoryMatchIndex {
     for (const [key, group] of [...this.groups]) if (key !== GLOBAL) await this.structureOf(group);
   }
 
-  private addItem(item: Item): number {
+  private addItem(item: Item, placement: Placement): number {
     const id = this.nextItem++;
     this.items.set(id, item);
-    for (const key of item.groups) {
+    for (const key of placement.groups) {
       let group = this.groups.get(key);
       if (!group) {
         group = new VersionGroup();
@@ -198,7 +204,7 @@ export class AdvisoryMatchIndex {
       group.members.add(id);
       group.changes++;
     }
-    for (const [posting, value] of item.postings) {
+    for (const [posting, value] of placement.postings) {
       let bitmap = this.postings[posting].get(value);
       if (!bitmap) {
         bitmap = new RoaringBitmap32();
@@ -206,13 +212,13 @@ export class AdvisoryMatchIndex {
       }
       bitmap.add(id);
     }
-    this.countGroup(item, 1);
-    for (const text of item.cpes) this.cpes.add(text, id, item.groups[0]!);
+    this.countGroup(placement, 1);
+    for (const text of placement.cpes) this.cpes.add(text, id, placement.groups[0]!);
     return id;
   }
 
-  private countGroup(item: Item, delta: number): void {
-    const group = item.groups[0]!;
+  private countGroup(placement: Placement, delta: number): void {
+    const group = placement.groups[0]!;
     const count = (index: Map<string, Map<string, number>>, value: string | undefined) => {
       if (value === undefined) return;
       let groups = index.get(value);
@@ -225,8 +231,8 @@ export class AdvisoryMatchIndex {
       else groups.delete(group);
       if (groups.size === 0) index.delete(value);
     };
-    count(this.groupsByVendor, item.postings.find(([p]) => p === 'vendor')?.[1]);
-    count(this.groupsByProduct, item.postings.find(([p]) => p === 'product')?.[1]);
+    count(this.groupsByVendor, placement.vendor);
+    count(this.groupsByProduct, placement.product);
   }
 
   /** The group's structure, built or rebuilt first when missing or when many members changed. */
@@ -388,7 +394,7 @@ export class AdvisoryMatchIndex {
   }
 }
 
-function entryItem(slot: number, entry: MatchEntry): Item {
+function entryPlacement(entry: MatchEntry): Placement {
   const postings: Array<[Posting, string]> = [];
   if (entry.vendor !== undefined) postings.push(['vendor', entry.vendor]);
   if (entry.product !== undefined) postings.push(['product', entry.product]);
@@ -400,22 +406,22 @@ function entryItem(slot: number, entry: MatchEntry): Item {
   if (entry.packageName !== undefined) groups.push(packageNameGroup(entry.packageName));
   for (const key of packages) groups.push(packageKeyGroup(key));
   const cpes = [...new Set((entry.cpes ?? []).filter((text) => typeof text === 'string'))];
-  return { slot, entry, groups, postings, cpes };
+  return { groups, postings, cpes, vendor: entry.vendor, product: entry.product };
 }
 
-function criterionItem(slot: number, criterion: MatchCriterion): Item | undefined {
+function criterionPlacement(criterion: MatchCriterion): Placement | undefined {
   const wfn = typeof criterion.criteria === 'string' ? parseCached(criterion.criteria) : undefined;
   if (!wfn) return undefined;
   const vendor = normalizeText(unquoteWfnValue(wfn.vendor));
   const product = normalizeText(unquoteWfnValue(wfn.product));
   return {
-    slot,
-    criterion,
     groups: [productGroup(vendor, product), GLOBAL],
     postings: [
       ['vendor', vendor],
       ['product', product],
     ],
     cpes: [criterion.criteria],
+    vendor,
+    product,
   };
 }

@@ -13,7 +13,7 @@ import { isComparableVendorVersion } from '../../core/version/vendor.js';
 import { RoaringBitmap32, type Bitmap } from '../bitmap.js';
 import type { CriterionRule } from './criterion-rule.js';
 import { insideBounds } from './criterion-rule.js';
-import { affectedAt, type EntryRule } from './entry-rule.js';
+import { affectedAt, plainSpelling, type EntryRule } from './entry-rule.js';
 import { SortedBoundaries, Stabbing, type StabbingInput } from './stabbing.js';
 import { compareIn, exactIn, orderIn, rpmHead, type VersionClass } from './version-classes.js';
 import { sortInSlices, WorkSlices } from './work-slices.js';
@@ -27,8 +27,13 @@ export interface ItemSource {
   criterion(item: number): MatchCriterion;
   entryRule(item: number): EntryRule;
   criterionRule(item: number): CriterionRule;
-  /** The spellings of an entry's single versions (entry-rule.ts singleSpellings). */
-  spellings(item: number): string[];
+}
+
+/** Entries with a single version of one spelling, placed in `cls` at `text` (or not placed). */
+interface SpelledEntries {
+  cls?: VersionClass;
+  text?: string;
+  items: number[];
 }
 
 interface ClassStructure {
@@ -45,8 +50,11 @@ export interface GroupStructure {
   entryClasses: Map<VersionClass, ClassStructure>;
   entriesAlways: Bitmap;
   entriesEvaluated: number[];
-  /** Entries holding a single version of this spelling: decided by the reference when V is spelled so. */
-  bySpelling: Map<string, number[]>;
+  /**
+   * Entries holding a single version of this spelling: decided by the reference when V is spelled
+   * so, unless the placed version equals V in the class order (then the structure agrees).
+   */
+  bySpelling: Map<string, Map<string, SpelledEntries>>;
   /** Criteria with version ANY, by their bounds on the vendor order (no bounds: `criteriaEveryVersion`). */
   criteriaRanges: Stabbing | undefined;
   criteriaEveryVersion: Bitmap;
@@ -57,12 +65,6 @@ export interface GroupStructure {
   /** How long the build took, ms. */
   buildMs: number;
 }
-
-const plainSpelling = (text: string) =>
-  text
-    .trim()
-    .toLowerCase()
-    .replace(/^v(?=\d)/, '');
 
 const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
   const list = map.get(key);
@@ -120,8 +122,20 @@ export async function buildGroup(members: Bitmap, source: ItemSource): Promise<G
       }
       continue;
     }
-    for (const spelling of source.spellings(item)) push(structure.bySpelling, spelling, item);
     const rule = source.entryRule(item);
+    if (rule.kind === 'never' || rule.kind === 'ordered') {
+      for (const { spelling, cls, text } of rule.spellings) {
+        let byPlace = structure.bySpelling.get(spelling);
+        if (!byPlace) {
+          byPlace = new Map();
+          structure.bySpelling.set(spelling, byPlace);
+        }
+        const place = cls === undefined ? '' : `${cls}\u0000${text}`;
+        const spelled = byPlace.get(place);
+        if (!spelled) byPlace.set(place, { ...(cls !== undefined ? { cls, text } : {}), items: [item] });
+        else if (spelled.items[spelled.items.length - 1] !== item) spelled.items.push(item);
+      }
+    }
     if (rule.kind === 'always') structure.entriesAlways.add(item);
     else if (rule.kind === 'evaluate') structure.entriesEvaluated.push(item);
     else if (rule.kind === 'ordered') {
@@ -179,7 +193,10 @@ export function entriesAffected(structure: GroupStructure, source: ItemSource, v
     else tree.stab(position, out);
   }
   for (const item of structure.entriesEvaluated) decide(item);
-  for (const item of structure.bySpelling.get(plainSpelling(version)) ?? []) decide(item);
+  for (const { cls, text, items } of structure.bySpelling.get(plainSpelling(version))?.values() ?? []) {
+    const agrees = cls !== undefined && exactIn(cls, version) && orderIn(cls, version, text!) === 0;
+    if (!agrees) for (const item of items) decide(item);
+  }
   return out;
 }
 

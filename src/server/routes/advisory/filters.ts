@@ -1,7 +1,7 @@
 /** Validates the filter parameters of `/v4/advisory`; each bad value is a 400 naming its parameter. */
 import type { AdvisoryFilters } from '../../../core/advisory/filters.js';
 import { normalizeLang, normalizeText, purlKey } from '../../../core/advisory/terms.js';
-import { ANY, parseCpeQuery } from '../../../core/cpe.js';
+import { concreteWfnValue, parseCpeQuery } from '../../../core/cpe.js';
 import { parseDateMath } from '../../../core/date-math.js';
 import { FEED_NAME } from '../../../core/entitlements.js';
 import { badRequest } from '../../../core/errors.js';
@@ -78,8 +78,11 @@ export function parseAdvisoryFilters(params: Record<string, string>, now = Date.
         break;
       case 'cpe': {
         const cpe = named(name, () => parseCpeQuery(text(name, value)));
-        if (cpe.vendor === ANY && cpe.product === ANY) {
-          throw badRequest('parameter "cpe" must name a vendor or a product (e.g. cpe:2.3:a:apache:http_server:*)');
+        // The vendor (or product) selects the criteria to compare; with neither, every criterion would be read.
+        if (concreteWfnValue(cpe.vendor) === undefined && concreteWfnValue(cpe.product) === undefined) {
+          throw badRequest(
+            'parameter "cpe" must name a vendor or a product without wildcards (e.g. cpe:2.3:a:apache:http_server:*)',
+          );
         }
         filters.cpe = cpe;
         break;
