@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdvisoryIndex } from '../../src/search/advisories/advisory-index.js';
+import { createStorage, type Storage } from '../../src/storage/index.js';
+import { engineCases } from '../support/engines.js';
+import { advisory, loadRecords } from './support.js';
+
+/** How the advisory index follows the database: generation switches, shared catch-ups, other writers. */
+describe.each(engineCases())('advisory index catch-up ($name)', (engine) => {
+  let storage: Storage;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const fresh = await engine.fresh();
+    drop = fresh.drop;
+    storage = await createStorage(fresh.config);
+  });
+  afterAll(async () => {
+    await storage?.close();
+    await drop?.();
+  });
+
+  const page = { mode: 'offset', offset: 0, limit: 100 } as const;
+  const ids = (result: { records: Array<{ cveId: string }> }) => result.records.map((hit) => hit.cveId);
+
+  it('sees each load before the next query, across two indexes on one database', async () => {
+    const first = new AdvisoryIndex(storage.advisories);
+    await first.build();
+    await loadRecords(storage, 'sync-a', [advisory('CVE-2024-0001'), advisory('CVE-2024-0002')]);
+    const second = new AdvisoryIndex(storage.advisories);
+    await second.build();
+    for (const index of [first, second]) expect(ids(await index.search(['sync-a'], {}, page))).toHaveLength(2);
+    // Replace: one record removed (its rows purged at once), one updated, one added.
+    await loadRecords(storage, 'sync-a', [
+      advisory('CVE-2024-0002', { references: [{ url: 'https://x.example/2', tags: ['patch'] }] }),
+      advisory('CVE-2024-0003'),
+    ]);
+    for (const index of [first, second]) {
+      expect(ids(await index.search(['sync-a'], {}, page))).toEqual(['CVE-2024-0002', 'CVE-2024-0003']);
+      const tagged = await index.search(['sync-a'], { referenceTag: 'patch' }, page);
+      expect([tagged.filtered, tagged.total]).toEqual([1, 2]);
+    }
+    await loadRecords(storage, 'sync-a', [advisory('CVE-2024-0004')], 'merge');
+    expect((await first.search(['sync-a'], {}, page)).total).toBe(3);
+    expect(first.status()).toMatchObject({ records: 3 });
+  });
+
+  it('queries arriving together share one catch-up, and each sees the load before it', async () => {
+    const index = new AdvisoryIndex(storage.advisories);
+    await index.build();
+    let reads = 0;
+    const generations = storage.advisories.generations.bind(storage.advisories);
+    storage.advisories.generations = (feeds) => {
+      reads++;
+      return generations(feeds);
+    };
+    try {
+      await loadRecords(storage, 'sync-b', [advisory('CVE-2024-0101')]);
+      const results = await Promise.all(Array.from({ length: 20 }, () => index.search(['sync-b'], {}, page)));
+      for (const result of results) expect(ids(result)).toEqual(['CVE-2024-0101']);
+      // One run for the first query and one queued run for all that arrived during it, each
+      // reading the pointers once (and once more per feed that moved): far fewer than 20.
+      expect(reads).toBeLessThanOrEqual(5);
+    } finally {
+      storage.advisories.generations = generations;
+    }
+  });
+
+  it('an empty or unknown feed is empty, and a feed emptied by a load empties', async () => {
+    const index = new AdvisoryIndex(storage.advisories);
+    expect(await index.search(['never-loaded'], {}, page)).toMatchObject({ total: 0, filtered: 0, records: [] });
+    await loadRecords(storage, 'sync-c', [advisory('CVE-2024-0201')]);
+    expect((await index.search(['sync-c'], {}, page)).total).toBe(1);
+    const { loadFeedItems } = await import('../../src/ingest/feeds/load.js');
+    await loadFeedItems(storage, { name: 'sync-c', description: 'c', adapter: 'mitre-cvelist-v5' }, [], {
+      guard: { allowEmpty: true },
+    });
+    expect(await index.search(['sync-c'], {}, page)).toMatchObject({ total: 0, filtered: 0, records: [] });
+  });
+});
