@@ -58,6 +58,8 @@ export class AdvisoryIndex {
       const started = performance.now();
       for (const feed of await this.advisories.feeds()) this.wanted.add(feed.name);
       await this.refresh();
+      // The match index's per-product structures, now rather than on the first query that needs one.
+      await this.match.prepare();
       this.buildMs = performance.now() - started;
     })().catch((error: unknown) => {
       this.built = undefined;
