@@ -43,7 +43,7 @@ export function compareWithSqlite(dir: string, engine: string, records: number):
 }
 
 export interface AdvisoryBenchResult {
-  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string };
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; loadAverage?: number[] };
   date: string;
   engine: string;
   records: number;
@@ -121,7 +121,7 @@ export function renderAdvisoryMarkdown(r: AdvisoryBenchResult): string {
   const lines = [
     `# Vulnscope advisory benchmark: ${r.engine}, ${n(r.records)} records${r.quick ? ' (quick)' : ''}`,
     '',
-    `${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.memoryGiB} GiB · Node ${r.machine.node} · feed \`${r.feed}\` · ${n(r.dataset.products)} vendor:product pairs (${n(r.dataset.vendors)} vendors) · server with ${r.serverWorkers} worker process(es)`,
+    `${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.memoryGiB} GiB · Node ${r.machine.node} · feed \`${r.feed}\` · ${n(r.dataset.products)} vendor:product pairs (${n(r.dataset.vendors)} vendors) · server with ${r.serverWorkers} worker process(es)${r.machine.loadAverage ? ` · load average at the end ${r.machine.loadAverage.map((x) => x.toFixed(1)).join(' / ')}` : ''}`,
     '',
     '## Load',
     '',

@@ -330,6 +330,8 @@ async function main(): Promise<void> {
         cpuModel: os.cpus()[0]?.model ?? 'unknown',
         memoryGiB: Math.round(os.totalmem() / 2 ** 30),
         node: process.version,
+        // Other work on the machine shows here: the figures are only as quiet as the machine was.
+        loadAverage: os.loadavg(),
       },
       date: new Date().toISOString(),
       engine: options.engine,

@@ -90,7 +90,14 @@ export interface IngestFigures {
 }
 
 export interface KnowledgeBenchResult {
-  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; heapLimitMiB: number };
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    memoryGiB: number;
+    node: string;
+    heapLimitMiB: number;
+    loadAverage?: number[];
+  };
   date: string;
   engine: string;
   cves: number;
@@ -195,7 +202,7 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
   const lines = [
     `# Vulnscope knowledge benchmark: ${r.engine}, ${n(r.cves)} CVEs, ${n(r.names)} CPE names${r.quick ? ' (quick)' : ''}`,
     '',
-    `${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.memoryGiB} GiB · Node ${r.machine.node} (heap limit ${n(r.machine.heapLimitMiB)} MiB) · server with ${r.serverWorkers} worker process(es)`,
+    `${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.memoryGiB} GiB · Node ${r.machine.node} (heap limit ${n(r.machine.heapLimitMiB)} MiB) · server with ${r.serverWorkers} worker process(es)${r.machine.loadAverage ? ` · load average at the end ${r.machine.loadAverage.map((x) => x.toFixed(1)).join(' / ')}` : ''}`,
     '',
     '## Dataset (deterministic, bench/knowledge-dataset.ts)',
     '',

@@ -421,6 +421,8 @@ async function main(): Promise<void> {
         cpuModel: os.cpus()[0]?.model ?? 'unknown',
         memoryGiB: Math.round(os.totalmem() / 2 ** 30),
         node: process.version,
+        // Other work on the machine shows here: the figures are only as quiet as the machine was.
+        loadAverage: os.loadavg(),
         heapLimitMiB: v8.getHeapStatistics().heap_size_limit / 2 ** 20,
       },
       date: new Date().toISOString(),
