@@ -58,6 +58,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     closed = true;
     clearInterval(sweeper);
     await context.hostIndex.stop();
+    context.cpeNames?.stop();
     await app?.close();
     await context.tokens.stop().catch(() => {});
     await context.storage.close();
@@ -67,6 +68,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     app = built;
     const logError = (what: string) => (error: unknown) => built.log.error({ err: error }, what);
     context.hostIndex.start(config.indexPollMs, logError('index refresh failed'));
+    context.cpeNames?.start(config.indexPollMs, logError('CPE name index refresh failed'));
     await context.hostIndex.listen(logError('listening for change-log commits failed'));
     context.tokens.start(60_000, logError('token last-use flush failed'));
     const sweep = async () => {

@@ -37,8 +37,9 @@ export class NameDelta {
   apply(snapshot: NameSnapshot, ids: Iterable<string>, rows: ReadonlyMap<string, CpeNameRow>): NameDelta {
     const removed = this.removed.clone();
     const published = new Map(this.published);
-    const added = new Map(this.added.map((row) => [row.id, row]));
-    let addedChanged = false;
+    // Added names written again or removed leave the list; those (still) present come back sorted.
+    const touched = new Set<string>();
+    const incoming: CpeNameRow[] = [];
     for (const id of ids) {
       const row = rows.get(id);
       const rank = snapshot.ids.rankOf(id);
@@ -49,12 +50,29 @@ export class NameDelta {
           removed.remove(rank);
           if (row.cpe !== snapshot.cpeAt(rank)) published.set(rank, row.cpe);
         }
-      } else if (row) {
-        added.set(id, row);
-        addedChanged = true;
-      } else if (added.delete(id)) addedChanged = true;
+      } else if (!touched.has(id)) {
+        touched.add(id);
+        if (row) incoming.push(row);
+      }
     }
-    const sorted = addedChanged ? [...added.values()].sort((a, b) => compareCodePoints(a.id, b.id)) : this.added;
+    const kept = touched.size === 0 ? this.added : this.added.filter((row) => !touched.has(row.id));
+    const sorted =
+      incoming.length === 0
+        ? kept
+        : merge(
+            kept,
+            incoming.sort((a, b) => compareCodePoints(a.id, b.id)),
+          );
     return new NameDelta(removed, sorted, published);
   }
+}
+
+function merge(a: readonly CpeNameRow[], b: readonly CpeNameRow[]): CpeNameRow[] {
+  const out: CpeNameRow[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(compareCodePoints(a[i]!.id, b[j]!.id) <= 0 ? a[i++]! : b[j++]!);
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
 }

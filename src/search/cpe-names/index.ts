@@ -16,7 +16,7 @@ export interface CpeNameIndexOptions {
 }
 
 /** Rows per statement: better-sqlite3 is synchronous, so each statement holds the event loop. */
-const READ_BATCH = 5000;
+const READ_BATCH = 2000;
 
 interface State {
   snapshot: NameSnapshot;
@@ -40,6 +40,7 @@ export class CpeNameIndex {
   private readonly replayAtMost: number;
   private readonly sliceMs: number;
   private buildMs: number | undefined;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly knowledge: KnowledgeRepository,
@@ -68,6 +69,24 @@ export class CpeNameIndex {
       this.pendingCatchUp = run;
     }
     return this.pendingCatchUp;
+  }
+
+  /** Catches up every `intervalMs` until stopped, so a large change is rebuilt before a search waits for it. */
+  start(intervalMs: number, onError: (error: unknown) => void): void {
+    this.stop();
+    const tick = () => {
+      this.catchUp()
+        .catch(onError)
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(tick, intervalMs).unref();
+        });
+    };
+    this.timer = setTimeout(tick, intervalMs).unref();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   /** The exact total and one page of the names matching `search`, as of now. */
@@ -113,7 +132,10 @@ export class CpeNameIndex {
 
   private async applyLog(): Promise<void> {
     if (!this.state) await this.rebuild();
+    // Statements resolve without returning to the event loop (SQLite): a long catch-up yields itself.
+    const slicer = new Slicer(this.sliceMs);
     for (;;) {
+      await slicer.yieldIfDue();
       const latest = await this.knowledge.latestCpeNameChange();
       if (latest === this.appliedSeq) break;
       if (latest < this.appliedSeq || latest - this.appliedSeq > this.replayAtMost) {
@@ -132,6 +154,7 @@ export class CpeNameIndex {
       }
       const ids = new Set(changes.map((change) => change.nameId));
       const rows = await this.knowledge.cpeNamesByIds([...ids]);
+      await slicer.yieldIfDue();
       const { snapshot, delta } = this.state!;
       this.state = { snapshot, delta: delta.apply(snapshot, ids, new Map(rows.map((row) => [row.id, row]))) };
       this.appliedSeq = changes[changes.length - 1]!.seq;

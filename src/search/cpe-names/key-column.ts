@@ -117,6 +117,7 @@ export class KeyColumnBuilder {
     for (let rank = 0; rank < this.count; rank++) {
       const p = positionOf[this.keyOf[rank]!]! + 1;
       starts[p] = starts[p]! + 1;
+      if ((rank & 0xffff) === 0) await slicer.yieldIfDue();
     }
     for (let p = 0; p < keyCount; p++) starts[p + 1] = starts[p + 1]! + starts[p]!;
     await slicer.yieldIfDue();
@@ -126,6 +127,7 @@ export class KeyColumnBuilder {
       const p = positionOf[this.keyOf[rank]!]!;
       ranks[next[p]!] = rank;
       next[p] = next[p]! + 1;
+      if ((rank & 0xffff) === 0) await slicer.yieldIfDue();
     }
     await slicer.yieldIfDue();
     const sortedKeys = Array.from(order, (k) => this.keys[k]!);

@@ -49,8 +49,7 @@ export class NameSnapshotBuilder {
   }
 
   async finish(slicer: Slicer): Promise<NameSnapshot> {
-    const ids = this.ids.finish();
-    await slicer.yieldIfDue();
+    const ids = await this.ids.finish(slicer);
     const products = await this.products.finish(slicer);
     const versions = await this.versions.finish(slicer);
     return new NameSnapshot(ids, this.published, products, versions);

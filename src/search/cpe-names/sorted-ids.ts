@@ -1,3 +1,5 @@
+import type { Slicer } from './slicer.js';
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -80,11 +82,16 @@ export class SortedIds {
   }
 }
 
+/** Bytes per buffer while collecting: growing one buffer of 90 MB by copying would hold the event loop. */
+const PIECE = 1 << 22;
+
 /** Collects ids given in ascending order. */
 export class SortedIdsBuilder {
-  private bytes = new Uint8Array(1 << 20);
+  private readonly pieces: Uint8Array[] = [];
+  private piece = new Uint8Array(PIECE);
+  private pieceUsed = 0;
   private used = 0;
-  private offsets = new Uint32Array(1 << 14);
+  private offsets: Uint32Array = new Uint32Array(1 << 14);
   private count = 0;
 
   get size(): number {
@@ -92,24 +99,37 @@ export class SortedIdsBuilder {
   }
 
   add(id: string): void {
-    if (this.used + id.length * 3 > this.bytes.length) this.bytes = grown(this.bytes, this.used + id.length * 3);
+    if (this.pieceUsed + id.length * 3 > this.piece.length) {
+      this.pieces.push(this.piece.subarray(0, this.pieceUsed));
+      this.piece = new Uint8Array(Math.max(PIECE, id.length * 3));
+      this.pieceUsed = 0;
+    }
     if (this.count + 2 > this.offsets.length) this.offsets = grown(this.offsets, this.count + 2);
     this.offsets[this.count] = this.used;
-    this.used += encoder.encodeInto(id, this.bytes.subarray(this.used)).written;
+    const { written } = encoder.encodeInto(id, this.piece.subarray(this.pieceUsed));
+    this.pieceUsed += written;
+    this.used += written;
     this.count++;
   }
 
-  finish(): SortedIds {
+  async finish(slicer: Slicer): Promise<SortedIds> {
     const offsets = this.offsets.slice(0, this.count + 1);
     offsets[this.count] = this.used;
-    return new SortedIds(this.bytes.slice(0, this.used), offsets);
+    const bytes = new Uint8Array(this.used);
+    let at = 0;
+    for (const piece of [...this.pieces, this.piece.subarray(0, this.pieceUsed)]) {
+      bytes.set(piece, at);
+      at += piece.length;
+      await slicer.yieldIfDue();
+    }
+    return new SortedIds(bytes, offsets);
   }
 }
 
-function grown<T extends Uint8Array | Uint32Array>(array: T, atLeast: number): T {
+function grown(array: Uint32Array, atLeast: number): Uint32Array {
   let length = array.length;
   while (length < atLeast) length = Math.ceil(length * 1.5);
-  const copy = new (array.constructor as new (n: number) => T)(length);
+  const copy = new Uint32Array(length);
   copy.set(array);
   return copy;
 }

@@ -10,7 +10,7 @@ import type { CpeNameChange, CpeNameRow } from './types.js';
 /** Entries kept: a reader behind by more rebuilds from cpe_names instead. */
 export const NAME_LOG_KEEP = 200_000;
 /** Rows per statement when reading names (a synchronous SQLite statement holds the event loop). */
-const READ_CHUNK = 2000;
+const READ_CHUNK = 1000;
 
 /** Appends the names to the log, in the caller's transaction, and prunes what is past keeping. */
 export async function logNameChanges(tx: Sql, ids: readonly string[]): Promise<void> {
