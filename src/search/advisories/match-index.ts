@@ -87,6 +87,8 @@ export class AdvisoryMatchIndex {
   private readonly items = new Map<number, Item>();
   private readonly slotItems = new Map<number, number[]>();
   private nextItem = 0;
+  /** The slot of each item id ever given (ids are never reused: a structure may still name a deleted one). */
+  private slotOfItem = new Uint32Array(1024);
   private readonly groups = new Map<string, VersionGroup>();
   private readonly postings: Record<Posting, Map<string, Bitmap>> = {
     vendor: new Map(),
@@ -195,6 +197,12 @@ export class AdvisoryMatchIndex {
   private addItem(item: Item, placement: Placement): number {
     const id = this.nextItem++;
     this.items.set(id, item);
+    if (id >= this.slotOfItem.length) {
+      const grown = new Uint32Array(this.slotOfItem.length * 2);
+      grown.set(this.slotOfItem);
+      this.slotOfItem = grown;
+    }
+    this.slotOfItem[id] = item.slot;
     for (const key of placement.groups) {
       let group = this.groups.get(key);
       if (!group) {
@@ -359,9 +367,10 @@ export class AdvisoryMatchIndex {
   }
 
   private slotsOf(items: Bitmap): Bitmap {
-    const slots = new RoaringBitmap32();
-    for (const id of items) slots.add(this.item(id).slot);
-    return slots;
+    const ids = items.toUint32Array();
+    const slots = new Uint32Array(ids.length);
+    for (let i = 0; i < ids.length; i++) slots[i] = this.slotOfItem[ids[i]!]!;
+    return new RoaringBitmap32(slots);
   }
 
   /**

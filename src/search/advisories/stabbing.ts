@@ -113,12 +113,13 @@ export class Stabbing {
     if (to > mid) this.insert(2 * node + 1, mid + 1, right, from, to, item);
   }
 
-  /** Packs the node lists once every item is added. */
-  freeze(): void {
+  /** Packs the node lists once every item is added; `tick` lets a long packing yield. */
+  async freeze(tick: () => Promise<void>): Promise<void> {
     for (let i = 0; i < this.nodes.length; i++) {
       const list = this.nodes[i];
       if (!Array.isArray(list)) continue;
       this.nodes[i] = list.length >= BITMAP_FROM ? new RoaringBitmap32(list) : Uint32Array.from(list);
+      await tick();
     }
   }
 

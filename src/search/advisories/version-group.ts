@@ -73,14 +73,19 @@ const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
 };
 
 async function classStructure(cls: VersionClass, inputs: StabbingInput[], slices: WorkSlices): Promise<Stabbing> {
-  const texts = [...new Set(inputs.flatMap((input) => input.boundaries))];
+  const distinct = new Set<string>();
+  for (const input of inputs) {
+    for (const text of input.boundaries) distinct.add(text);
+    await slices.tick();
+  }
+  const texts = [...distinct];
   const sorted = await sortInSlices(texts, (a, b) => orderIn(cls, a, b), slices);
   const tree = new Stabbing(new SortedBoundaries(cls, sorted));
   for (const input of inputs) {
     tree.add(input);
     await slices.tick();
   }
-  tree.freeze();
+  await tree.freeze(() => slices.tick());
   return tree;
 }
 
