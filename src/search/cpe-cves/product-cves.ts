@@ -190,12 +190,20 @@ function addFast(builder: Builder, fast: FastCriterion, cve: number): void {
   }
 }
 
+/** Read-only stand-ins for empty parts: most products have no platform-only criteria, many no ranges. */
+const NO_CVES = new RoaringBitmap32();
+let noKeyed: Promise<KeyedCriteria> | undefined;
+
 async function buildKeyed(builder: Builder, cveCount: number, pause: () => Promise<void>): Promise<KeyedCriteria> {
+  if (builder.all.length === 0 && builder.exact.size === 0 && builder.ranges.length === 0) {
+    noKeyed ??= IntervalStabbing.build([], 0).then((ranges) => ({ all: NO_CVES, exact: new Map(), ranges }));
+    return noKeyed;
+  }
   await pause();
   const exact = new Map<string, Bitmap>();
   for (const [key, cves] of builder.exact) exact.set(key, new RoaringBitmap32(cves));
   return {
-    all: new RoaringBitmap32(builder.all),
+    all: builder.all.length > 0 ? new RoaringBitmap32(builder.all) : NO_CVES,
     exact,
     ranges: await IntervalStabbing.build(builder.ranges, cveCount, pause),
   };

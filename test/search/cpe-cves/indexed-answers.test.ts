@@ -19,12 +19,15 @@ describe.each(engineCases())('CVEs of CPE names from per-product structures ($na
   let other: Storage;
   let drop: () => Promise<void>;
   let otherIndex: CpeCveIndex;
+  /** Holds one product at most: every other one is prepared again on its next use. */
+  let tinyIndex: CpeCveIndex;
   beforeAll(async () => {
     const fresh = await engine.fresh();
     drop = fresh.drop;
     storage = await createStorage(fresh.config);
     other = await createStorage(fresh.config, { migrate: false });
     otherIndex = new CpeCveIndex(other.knowledge);
+    tinyIndex = new CpeCveIndex(other.knowledge, { maxRows: 1 });
   });
   afterAll(async () => {
     await other?.close();
@@ -41,6 +44,8 @@ describe.each(engineCases())('CVEs of CPE names from per-product structures ($na
       // The index leaves names that are not of a concrete product to the caller (undefined).
       const direct = await otherIndex.cvesOfNames(names, vulnerableOnly);
       expect(direct.map((cves, i) => cves ?? expected[i])).toEqual(expected);
+      const tiny = await tinyIndex.cvesOfNames(names, vulnerableOnly);
+      expect(tiny.map((cves, i) => cves ?? expected[i])).toEqual(expected);
     }
   };
 
