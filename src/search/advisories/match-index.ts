@@ -25,6 +25,7 @@ import {
   type GroupStructure,
   type ItemSource,
 } from './version-group.js';
+import { WorkSlices } from './work-slices.js';
 
 interface Item {
   slot: number;
@@ -102,6 +103,7 @@ export class AdvisoryMatchIndex {
   private readonly groupsByProduct = new Map<string, Map<string, number>>();
   private readonly cpes = new CpeCriteria();
   private readonly staleAfter: (built: number) => number;
+  private readonly slices = new WorkSlices();
 
   constructor(options: MatchIndexOptions = {}) {
     this.staleAfter = options.staleAfter ?? defaultStaleAfter;
@@ -250,7 +252,7 @@ export class AdvisoryMatchIndex {
       if (current && group.changedSince <= this.staleAfter(current.built.members.size)) return current.built;
       if (!group.building) {
         const changes = group.changes;
-        group.building = buildGroup(group.members.clone(), this.source)
+        group.building = buildGroup(group.members.clone(), this.source, this.slices)
           .then((built) => {
             group.structure = { built, changes };
             return built;

@@ -16,7 +16,7 @@ import { insideBounds } from './criterion-rule.js';
 import { affectedAt, plainSpelling, type EntryRule } from './entry-rule.js';
 import { SortedBoundaries, Stabbing, type StabbingInput } from './stabbing.js';
 import { compareIn, exactIn, orderIn, rpmHead, type VersionClass } from './version-classes.js';
-import { sortInSlices, WorkSlices } from './work-slices.js';
+import { sortInSlices, type WorkSlices } from './work-slices.js';
 
 /** What a group reads about its items. */
 export interface ItemSource {
@@ -89,9 +89,9 @@ async function classStructure(cls: VersionClass, inputs: StabbingInput[], slices
   return tree;
 }
 
-export async function buildGroup(members: Bitmap, source: ItemSource): Promise<GroupStructure> {
+/** `slices` is shared by every build of an index, so that many small builds in a row yield too. */
+export async function buildGroup(members: Bitmap, source: ItemSource, slices: WorkSlices): Promise<GroupStructure> {
   const started = performance.now();
-  const slices = new WorkSlices();
   const entryInputs = new Map<VersionClass, { inputs: StabbingInput[]; inexact: number[] }>();
   const structure: GroupStructure = {
     members,

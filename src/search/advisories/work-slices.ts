@@ -9,7 +9,7 @@ export class WorkSlices {
   private calls = 0;
 
   async tick(): Promise<void> {
-    if ((++this.calls & 63) !== 0 || performance.now() - this.started < SLICE_MS) return;
+    if ((++this.calls & 15) !== 0 || performance.now() - this.started < SLICE_MS) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.started = performance.now();
   }
