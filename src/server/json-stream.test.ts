@@ -1,5 +1,7 @@
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { jsonStream } from './json-stream.js';
+import { registerResponseHeaders } from './plugins/response-headers.js';
 
 async function text(stream: NodeJS.ReadableStream): Promise<string> {
   let out = '';
@@ -19,5 +21,21 @@ describe('jsonStream', () => {
     [{ _benchmark: 1e-7, _meta: {} }, big],
   ])('gives the bytes of JSON.stringify (head %#)', async (head, items) => {
     expect(await text(jsonStream(head, 'data', items))).toBe(JSON.stringify({ ...head, data: items }));
+  });
+});
+
+describe('jsonStream through Fastify', () => {
+  it('arrives whole, as JSON, with the JSON response headers', async () => {
+    const app = Fastify();
+    registerResponseHeaders(app);
+    const items = Array.from({ length: 5000 }, (_, i) => ({ cpe: `n${i}`, cves: [`CVE-2024-${i}`] }));
+    app.get('/big', async (_request, reply) =>
+      reply.type('application/json; charset=utf-8').send(jsonStream({ _meta: { n: 1 } }, 'data', items)),
+    );
+    const response = await app.inject({ method: 'GET', url: '/big' });
+    expect(response.body).toBe(JSON.stringify({ _meta: { n: 1 }, data: items }));
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-store');
+    await app.close();
   });
 });
