@@ -58,6 +58,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     closed = true;
     clearInterval(sweeper);
     await context.hostIndex.stop();
+    await context.advisoryIndex?.stop();
     context.cpeNames?.stop();
     await app?.close();
     await context.tokens.stop().catch(() => {});
@@ -70,6 +71,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     context.hostIndex.start(config.indexPollMs, logError('index refresh failed'));
     context.cpeNames?.start(config.indexPollMs, logError('CPE name index refresh failed'));
     await context.hostIndex.listen(logError('listening for change-log commits failed'));
+    await context.advisoryIndex?.listen(logError('listening for advisory feed switches failed'));
     context.tokens.start(60_000, logError('token last-use flush failed'));
     const sweep = async () => {
       await context.hostIndex.refresh();

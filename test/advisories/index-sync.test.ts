@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdvisoryIndex } from '../../src/search/advisories/advisory-index.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
-import { engineCases } from '../support/engines.js';
+import { engineCases, POSTGRES_URL, postgresCase } from '../support/engines.js';
 import { advisory, loadRecords } from './support.js';
 
 /** How the advisory index follows the database: generation switches, shared catch-ups, other writers. */
@@ -75,5 +75,45 @@ describe.each(engineCases())('advisory index catch-up ($name)', (engine) => {
       guard: { allowEmpty: true },
     });
     expect(await index.search(['sync-c'], {}, page)).toMatchObject({ total: 0, filtered: 0, records: [] });
+  });
+});
+
+describe.runIf(POSTGRES_URL)('advisory index listening for feed switches (postgres)', () => {
+  it('reads the feed pointers only after a switch was announced, and sees the switch', async () => {
+    const fresh = await postgresCase.fresh();
+    const reader = await createStorage(fresh.config);
+    const writer = await createStorage(fresh.config);
+    const index = new AdvisoryIndex(reader.advisories);
+    try {
+      await loadRecords(writer, 'listen-a', [advisory('CVE-2024-0301')]);
+      await index.build();
+      await index.listen((error) => {
+        throw error;
+      });
+      const page = { mode: 'offset', offset: 0, limit: 10 } as const;
+      expect((await index.search(['listen-a'], {}, page)).total).toBe(1);
+      let reads = 0;
+      const generations = reader.advisories.generations.bind(reader.advisories);
+      reader.advisories.generations = (feeds) => {
+        reads++;
+        return generations(feeds);
+      };
+      for (let i = 0; i < 5; i++) await index.search(['listen-a'], {}, page);
+      expect(reads).toBe(0);
+      await loadRecords(writer, 'listen-a', [advisory('CVE-2024-0301'), advisory('CVE-2024-0302')]);
+      // The announcement arrives on the listening connection shortly after the load commits.
+      let total = 0;
+      for (let attempt = 0; attempt < 100 && total !== 2; attempt++) {
+        total = (await index.search(['listen-a'], {}, page)).total;
+        if (total !== 2) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(total).toBe(2);
+      expect(reads).toBeGreaterThan(0);
+    } finally {
+      await index.stop();
+      await reader.close();
+      await writer.close();
+      await fresh.drop();
+    }
   });
 });

@@ -12,6 +12,7 @@ import type {
   AdvisoryRepository,
   AdvisorySearchResult,
   IndexRowPosition,
+  Listening,
 } from '../../storage/index.js';
 import type { Bitmap } from '../bitmap.js';
 import { FeedChange, FeedState } from './feed-change.js';
@@ -43,6 +44,12 @@ export class AdvisoryIndex {
   private queued: Promise<void> | undefined;
   private built: Promise<void> | undefined;
   private buildMs: number | undefined;
+  /** Set while storage announces feed switches to this index (PostgreSQL). */
+  private listening: Listening | undefined;
+  private listenWanted = false;
+  private listenRetry: NodeJS.Timeout | undefined;
+  /** A switch may have been committed that this index has not read yet (always so unless listening). */
+  private announced = true;
   /** Counts generation switches (match results are cached per version). */
   private version = 0;
   private readonly matchCache = new Map<string, Promise<Bitmap>>();
@@ -76,14 +83,67 @@ export class AdvisoryIndex {
   async catchUp(feeds: readonly string[]): Promise<void> {
     await this.build();
     for (const feed of feeds) if (!this.states.has(feed)) this.wanted.add(feed);
+    // Listening, with nothing announced since the last read began: that read (if still running) is current.
+    if (this.listening && !this.announced && this.wanted.size === 0) return this.running;
     return this.refresh();
+  }
+
+  /**
+   * Listens for announced feed switches, where storage announces them (PostgreSQL), so queries
+   * read the pointers only after one. If the connection is lost, every query reads them again
+   * until listening resumes, retried every `retryMs`.
+   */
+  async listen(onError: (error: unknown) => void, retryMs = 1000): Promise<void> {
+    this.listenWanted = true;
+    const retry = () => {
+      if (this.listenWanted) this.listenRetry = setTimeout(() => void this.listen(onError, retryMs), retryMs).unref();
+    };
+    let listening: Listening | undefined;
+    try {
+      listening = await this.advisories.watchGenerations({
+        notified: () => {
+          this.announced = true;
+        },
+        lost: (error) => {
+          this.listening = undefined;
+          this.announced = true;
+          onError(error);
+          retry();
+        },
+      });
+    } catch (error) {
+      onError(error);
+      retry();
+      return;
+    }
+    if (!listening) return;
+    if (!this.listenWanted) return listening.close();
+    this.listening = listening;
+    // Switches before the LISTEN took effect were not announced: the next query reads the pointers.
+    this.announced = true;
+  }
+
+  async stop(): Promise<void> {
+    this.listenWanted = false;
+    clearTimeout(this.listenRetry);
+    const listening = this.listening;
+    this.listening = undefined;
+    this.announced = true;
+    await listening?.close();
   }
 
   private refresh(): Promise<void> {
     if (!this.running) {
-      this.running = this.run().finally(() => {
-        this.running = undefined;
-      });
+      // Cleared before the pointers are read: an announcement arriving during the read sets it again.
+      this.announced = false;
+      this.running = this.run()
+        .catch((error: unknown) => {
+          this.announced = true;
+          throw error;
+        })
+        .finally(() => {
+          this.running = undefined;
+        });
       return this.running;
     }
     this.queued ??= this.running

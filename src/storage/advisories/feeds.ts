@@ -4,6 +4,9 @@
  */
 import type { Sql } from '../database.js';
 
+/** The channel a feed switch is announced on when it commits (PostgreSQL; see database.ts `announce`). */
+export const ADVISORY_FEEDS_CHANNEL = 'vulnscope_advisory_feeds';
+
 export interface StoredFeed {
   name: string;
   description: string;

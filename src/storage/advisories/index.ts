@@ -1,6 +1,13 @@
 import type { AdvisoryFilters } from '../../core/advisory/filters.js';
-import type { Database } from '../database.js';
-import { feedGenerations, getFeed, listFeeds, setSyncValidators, type StoredFeed } from './feeds.js';
+import type { Database, Listening, ListenHandlers } from '../database.js';
+import {
+  ADVISORY_FEEDS_CHANNEL,
+  feedGenerations,
+  getFeed,
+  listFeeds,
+  setSyncValidators,
+  type StoredFeed,
+} from './feeds.js';
 import {
   changedIndexRows,
   recordsByRowIds,
@@ -82,6 +89,14 @@ export class AdvisoryRepository {
   /** The (record id, row id) pairs `generation` of `feed` sees, by record id after `afterRecordId`. */
   visibleRecords(feed: string, generation: number, afterRecordId: string, limit?: number): Promise<VisibleRecord[]> {
     return visibleRecords(this.db, feed, generation, afterRecordId, limit);
+  }
+
+  /**
+   * Where storage announces feed switches (PostgreSQL): calls `handlers.notified` after each one
+   * commits; undefined where it cannot (SQLite), so every query reads the pointers.
+   */
+  async watchGenerations(handlers: ListenHandlers): Promise<Listening | undefined> {
+    return this.db.listen?.(ADVISORY_FEEDS_CHANNEL, handlers);
   }
 
   /** The stored records of these row ids; rows purged since are absent. */

@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import { advisoryFacts } from '../../core/advisory/facts.js';
 import { conflict } from '../../core/errors.js';
 import { counted, guardFailure, LoadRefused, type LoadGuard } from '../../core/load-guard.js';
-import type { Database, Sql, SqlValue } from '../database.js';
-import { ensureFeed, heartbeat } from './feeds.js';
+import { announce, type Database, type Sql, type SqlValue } from '../database.js';
+import { ADVISORY_FEEDS_CHANNEL, ensureFeed, heartbeat } from './feeds.js';
 import { chunks, placeholders } from './sql-lists.js';
 import { visibleAt } from './where.js';
 
@@ -293,6 +293,8 @@ export class AdvisoryLoad {
           this.generation,
         ],
       );
+      // Servers listening (PostgreSQL) read the feed pointers again at their next query.
+      await announce(tx, ADVISORY_FEEDS_CHANNEL);
       return n;
     });
     this.done = true;
