@@ -174,8 +174,11 @@ export class AdvisoryIndex {
         ),
       );
       const records = await this.advisories.recordsByRowIds(page.hits.map((hit) => hit.rowId));
-      // A row purged since the catch-up: a newer generation switched in; read again.
-      if (page.hits.some((hit) => !records.has(hit.rowId))) continue;
+      // A row purged since the catch-up: a newer generation switched in (perhaps not yet announced); read again.
+      if (page.hits.some((hit) => !records.has(hit.rowId))) {
+        this.announced = true;
+        continue;
+      }
       return {
         total: page.total,
         filtered: page.filtered,
