@@ -58,6 +58,8 @@ describe.each(engineCases())('knowledge product changes ($name)', (engine) => {
     const first = await reader.knowledge.productChangesSince(start);
     expect((await reader.knowledge.productChangesSince(now)).changes.size).toBe(0);
     expect(first.changes.get('a:acme:widget')).toBe(now);
+    // More entries than the reader wants to read: it is told to treat everything as changed.
+    expect((await reader.knowledge.productChangesSince(start, 1)).complete).toBe(false);
     // A write that changes nothing moves nothing.
     await storage.knowledge.remove(['CVE-2099-0001']);
     expect(await storage.knowledge.generation()).toBe(now);

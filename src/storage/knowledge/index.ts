@@ -132,8 +132,8 @@ export class KnowledgeRepository {
   }
 
   /** The products whose criteria changed after generation `after` (see product-changes.ts). */
-  productChangesSince(after: number): Promise<ProductChanges> {
-    return productChangesSince(this.db, after);
+  productChangesSince(after: number, limit?: number): Promise<ProductChanges> {
+    return productChangesSince(this.db, after, limit);
   }
 
   /** The stored applicability of these CVEs (those with knowledge), by CVE id. */

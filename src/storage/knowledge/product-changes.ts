@@ -30,17 +30,22 @@ export interface ProductChanges {
   changes: Map<string, number>;
 }
 
-/** The products changed after generation `after`, up to the current generation. */
-export async function productChangesSince(db: Sql, after: number): Promise<ProductChanges> {
+/**
+ * The products changed after generation `after`, up to the current generation. More than `limit`
+ * entries (a bulk load: reading them would hold a SQLite server longer than rebuilding lazily)
+ * come back as `complete: false`.
+ */
+export async function productChangesSince(db: Sql, after: number, limit = 5000): Promise<ProductChanges> {
   const row = await db.get<{ value: number }>(`SELECT value FROM knowledge_meta WHERE name = 'generation'`);
   const generation = Number(row?.value ?? 0);
   const changes = new Map<string, number>();
   if (generation <= after) return { generation, complete: true, changes };
   if (generation - after >= PRODUCT_CHANGES_KEPT) return { generation, complete: false, changes };
   const rows = await db.all<{ generation: number; product_key: string }>(
-    `SELECT generation, product_key FROM knowledge_product_changes WHERE generation > ? AND generation <= ?`,
-    [after, generation],
+    `SELECT generation, product_key FROM knowledge_product_changes WHERE generation > ? AND generation <= ? LIMIT ?`,
+    [after, generation, limit + 1],
   );
+  if (rows.length > limit) return { generation, complete: false, changes };
   for (const r of rows) {
     const g = Number(r.generation);
     if ((changes.get(r.product_key) ?? -1) < g) changes.set(r.product_key, g);
