@@ -10,7 +10,7 @@ import { recordMatches } from '../../core/advisory/match.js';
 import { parseCpeQuery } from '../../core/cpe.js';
 import type { Cve5VersionEntry } from '../../core/version/cve5-affected.js';
 import { RoaringBitmap32 } from '../bitmap.js';
-import { AdvisoryMatchIndex } from './match-index.js';
+import { AdvisoryMatchIndex, type MatchIndexOptions } from './match-index.js';
 
 /** Versions that collide across schemes, spellings and the rules' special cases. */
 const VERSIONS = [
@@ -229,10 +229,11 @@ describe('AdvisoryMatchIndex', () => {
     expect(answered.nonEmpty).toBeGreaterThan(answered.queries / 5);
   });
 
-  it.each([
-    ['structures rebuilt after every change', () => 0],
-    ['changes since the build decided by the reference', undefined],
-  ])('stays exact while records are set, replaced and deleted (%s)', async (_label, staleAfter) => {
+  it.each<[string, MatchIndexOptions]>([
+    ['structures rebuilt before answering after every change', { staleAfter: (): number => 0, waitAbove: 0 }],
+    ['rebuilt in the background after every change', { staleAfter: (): number => 0 }],
+    ['changes since the build decided by the reference', {}],
+  ])('stays exact while records are set, replaced and deleted (%s)', async (_label, options) => {
     const step = fc.oneof(
       fc.record({ op: fc.constant('set' as const), slot: fc.nat(15), data: matchData }),
       fc.record({ op: fc.constant('delete' as const), slot: fc.nat(15) }),
@@ -244,7 +245,7 @@ describe('AdvisoryMatchIndex', () => {
     );
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 60 }), async (steps) => {
-        const index = new AdvisoryMatchIndex(staleAfter ? { staleAfter } : {});
+        const index = new AdvisoryMatchIndex(options);
         const records = new Map<number, MatchData>();
         for (const s of steps) {
           if (s.op === 'set') {

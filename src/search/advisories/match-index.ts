@@ -66,12 +66,19 @@ const productGroup = (vendor: string | undefined, product: string | undefined) =
 const packageNameGroup = (name: string) => `n:${name}`;
 const packageKeyGroup = (key: string) => `k:${key}`;
 
-/** By default a structure is rebuilt once 32 + 1/8 of its members changed; members changed since are decided by the reference. */
-const defaultStaleAfter = (built: number) => 32 + (built >> 3);
+/**
+ * By default a structure is rebuilt once 32 + 1/8 of its members (at most 512) changed: in the
+ * background while the members changed since stay under {@link WAIT_ABOVE} (the reference decides
+ * them per query meanwhile), else before answering.
+ */
+const defaultStaleAfter = (built: number) => Math.min(32 + (built >> 3), 512);
+const WAIT_ABOVE = 4096;
 
 export interface MatchIndexOptions {
   /** How many members of a group may change before its structure is rebuilt, given its size when built. */
   staleAfter?: (built: number) => number;
+  /** Above this many changed members a query waits for the rebuild (default 4096). */
+  waitAbove?: number;
 }
 
 export interface MatchIndexStats {
@@ -103,10 +110,12 @@ export class AdvisoryMatchIndex {
   private readonly groupsByProduct = new Map<string, Map<string, number>>();
   private readonly cpes = new CpeCriteria();
   private readonly staleAfter: (built: number) => number;
+  private readonly waitAbove: number;
   private readonly slices = new WorkSlices();
 
   constructor(options: MatchIndexOptions = {}) {
     this.staleAfter = options.staleAfter ?? defaultStaleAfter;
+    this.waitAbove = options.waitAbove ?? WAIT_ABOVE;
   }
 
   private readonly source: ItemSource = {
@@ -250,19 +259,27 @@ export class AdvisoryMatchIndex {
     for (;;) {
       const current = group.structure;
       if (current && group.changedSince <= this.staleAfter(current.built.members.size)) return current.built;
-      if (!group.building) {
-        const changes = group.changes;
-        group.building = buildGroup(group.members.clone(), this.source, this.slices)
-          .then((built) => {
-            group.structure = { built, changes };
-            return built;
-          })
-          .finally(() => {
-            group.building = undefined;
-          });
+      const building = group.building ?? this.rebuild(group);
+      if (current && group.changedSince <= this.waitAbove) {
+        // A failed background build is retried, and awaited, by a later query.
+        building.catch(() => {});
+        return current.built;
       }
-      await group.building;
+      await building;
     }
+  }
+
+  private rebuild(group: VersionGroup): Promise<GroupStructure> {
+    const changes = group.changes;
+    group.building = buildGroup(group.members.clone(), this.source, this.slices)
+      .then((built) => {
+        group.structure = { built, changes };
+        return built;
+      })
+      .finally(() => {
+        group.building = undefined;
+      });
+    return group.building;
   }
 
   /**
