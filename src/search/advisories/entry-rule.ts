@@ -212,7 +212,9 @@ function compile(entry: MatchEntry): EntryRule {
 
 /** Rules by the entry's version content: records repeat the same rules many times over. */
 const compiled = new Map<string, EntryRule>();
-const COMPILED_MAX = 100_000;
+const COMPILED_MAX = 20_000;
+/** Longer version lists (a kernel's hundreds of versions) are rare and compiled each time. */
+const KEY_MAX = 2_000;
 
 export function compileEntry(entry: MatchEntry): EntryRule {
   let key: string;
@@ -221,6 +223,7 @@ export function compileEntry(entry: MatchEntry): EntryRule {
   } catch {
     return compile(entry);
   }
+  if (key.length > KEY_MAX) return compile(entry);
   let rule = compiled.get(key);
   if (!rule) {
     rule = compile(entry);
