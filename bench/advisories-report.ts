@@ -164,7 +164,7 @@ export function renderAdvisoryMarkdown(r: AdvisoryBenchResult): string {
     '',
     '## Memory',
     '',
-    `Index (\`memoryBytes()\`, the in-process build in ${r.memory.engineBuildSeconds.toFixed(1)} s): ${n(r.memory.indexBytes / 2 ** 20)} MiB; harness heap growth from before the build to after every class (full GCs): ${n(r.memory.engineHeapBytes / 2 ** 20)} MiB. Server worker RSS after the run: ${r.memory.workerRssMiB.map((m) => `${n(m)} MiB`).join(', ')}. Server start (index build) ${r.memory.serverStartSeconds.toFixed(1)} s.`,
+    `Index (\`memoryBytes()\`, the in-process build in ${r.memory.engineBuildSeconds.toFixed(1)} s): ${n(r.memory.indexBytes / 2 ** 20)} MiB; harness memory growth (JS heap + external, after full GCs) from before the build to after every class: ${n(r.memory.engineHeapBytes / 2 ** 20)} MiB. Server worker RSS after the run: ${r.memory.workerRssMiB.map((m) => `${n(m)} MiB`).join(', ')}. Server start (index build) ${r.memory.serverStartSeconds.toFixed(1)} s.`,
     '',
     `## Cursor walk`,
     '',
@@ -198,7 +198,7 @@ function memoryVerdict(r: AdvisoryBenchResult): string {
     r.memory.engineHeapBytes,
     ...r.memory.workerRssMiB.map((m) => m * 2 ** 20),
   );
-  return `${worst <= GB ? 'met' : 'not met'} (index ${n(r.memory.indexBytes / 2 ** 20)} MiB, heap growth ${n(r.memory.engineHeapBytes / 2 ** 20)} MiB; worker RSS ${r.memory.workerRssMiB.map((m) => n(m)).join(' / ')} MiB)`;
+  return `${worst <= GB ? 'met' : 'not met'} (index ${n(r.memory.indexBytes / 2 ** 20)} MiB, heap + external growth ${n(r.memory.engineHeapBytes / 2 ** 20)} MiB; worker RSS ${r.memory.workerRssMiB.map((m) => n(m)).join(' / ')} MiB)`;
 }
 
 function targetsSummary(r: AdvisoryBenchResult): string {

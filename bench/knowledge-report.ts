@@ -251,7 +251,7 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
     `Class targets met: ${(() => {
       const t = sumTargets([...r.search.queries, ...r.search.pathological].map((q) => q.targets ?? []));
       return `${t.met} of ${t.total}`;
-    })()}. Index memory (\`memoryBytes()\`, the in-process build, ${r.search.memory.engineBuildSeconds.toFixed(1)} s): ${n(r.search.memory.indexBytes / 2 ** 20)} MiB; harness heap growth from before the build to after every class (full GCs): ${n(r.search.memory.engineHeapBytes / 2 ** 20)} MiB; server worker RSS after the classes: ${r.search.memory.workerRssMiB.map((m) => `${n(m)} MiB`).join(', ')}; server start ${r.search.memory.serverStartSeconds.toFixed(1)} s.`,
+    })()}. Index memory (\`memoryBytes()\`, the in-process build, ${r.search.memory.engineBuildSeconds.toFixed(1)} s): ${n(r.search.memory.indexBytes / 2 ** 20)} MiB; harness memory growth (JS heap + external, after full GCs) from before the build to after every class: ${n(r.search.memory.engineHeapBytes / 2 ** 20)} MiB; server worker RSS after the classes: ${r.search.memory.workerRssMiB.map((m) => `${n(m)} MiB`).join(', ')}; server start ${r.search.memory.serverStartSeconds.toFixed(1)} s.`,
     '',
     ...matcherSection(r),
     `Reproduce: \`npm run bench:knowledge -- --cves ${r.cves} --names ${r.names}${r.matcher ? ` --contexts ${r.matcher.contexts} --observations ${r.ingest!.observations} --budget ${r.ingest!.budgetSeconds}` : ' --skip-matcher'} --workers ${r.serverWorkers}${r.engine === 'postgres' ? ' --engine postgres' : ''}${r.quick ? ' --quick' : ''}\` (or \`--prepare-only\` once, then \`--reuse\`).`,
@@ -311,5 +311,5 @@ function searchTable(queries: SearchFigures[]): string[] {
 
 function memoryVerdict(m: SearchMemory): string {
   const worst = Math.max(m.indexBytes, m.engineHeapBytes, ...m.workerRssMiB.map((x) => x * 2 ** 20));
-  return `${worst <= 1.5e9 ? 'met' : 'not met'} (indexes ${n(m.indexBytes / 2 ** 20)} MiB, heap growth ${n(m.engineHeapBytes / 2 ** 20)} MiB; worker RSS ${m.workerRssMiB.map((x) => n(x)).join(' / ')} MiB)`;
+  return `${worst <= 1.5e9 ? 'met' : 'not met'} (indexes ${n(m.indexBytes / 2 ** 20)} MiB, heap + external growth ${n(m.engineHeapBytes / 2 ** 20)} MiB; worker RSS ${m.workerRssMiB.map((x) => n(x)).join(' / ')} MiB)`;
 }
