@@ -20,9 +20,12 @@ import { ReadWriteGate } from './gate.js';
 import { AdvisoryMatchIndex } from './match-index.js';
 import { RecordTable } from './record-table.js';
 import { findPage } from './query.js';
-import { Slicer } from './slicer.js';
+import { SLICE_MS, Slicer, yieldToLoop } from './slicer.js';
 import { TermDictionary } from './term-dictionary.js';
 
+/** Rows read per statement (with their terms, about ten each: under 2,000 term rows), and the least. */
+const ROW_CHUNK = 200;
+const ROW_CHUNK_MIN = 25;
 /** Attempts at a consistent read while loads keep switching a feed. */
 const MAX_ATTEMPTS = 5;
 
@@ -284,12 +287,18 @@ export class AdvisoryIndex {
 
   private async readRows(feed: string, from: number, to: number, change: FeedChange): Promise<void> {
     let after: IndexRowPosition | undefined;
+    let limit = ROW_CHUNK;
     for (;;) {
-      const rows = await this.advisories.changedIndexRows(feed, from, to, after);
+      const started = performance.now();
+      const rows = await this.advisories.changedIndexRows(feed, from, to, after, limit);
       for (const row of rows) change.add(row);
+      // A chunk is one task (SQLite reads synchronously): smaller ones when a chunk runs long.
+      if (performance.now() - started > SLICE_MS * 2) limit = Math.max(ROW_CHUNK_MIN, limit >> 1);
       const last = rows[rows.length - 1];
       if (!last) return;
       after = { generation: last.generation, id: last.id };
+      // SQLite answers synchronously: without a turn of the loop per chunk, a long read is one task.
+      await yieldToLoop();
     }
   }
 
@@ -301,6 +310,7 @@ export class AdvisoryIndex {
       for (const row of rows) visible.set(row.recordId, row.id);
       if (rows.length === 0) return visible;
       after = rows[rows.length - 1]!.recordId;
+      await yieldToLoop();
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 export const SLICE_MS = 10;
 
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class Slicer {
   private started = performance.now();
