@@ -6,7 +6,7 @@
  * per-name evaluation it replaces, the memory of the prepared products and the worst event-loop
  * delay seen while preparing.
  *
- *   node --expose-gc dist-bench/bench/cpe-cves-design.js [--cves 50000] [--dir /tmp/vulnscope-bench/cpe-cves]
+ *   node --expose-gc dist-bench/bench/cpe-cves-design.js [--cves 50000] [--dir /tmp/vulnscope-bench/cpe-cves] [--pages-only]
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -130,6 +130,10 @@ async function main(): Promise<void> {
       results.push(result);
     }
     // Every name once, as the cpecve backup does, with every product kept: the whole-index cost.
+    if (process.argv.includes('--pages-only')) {
+      process.stdout.write(`${JSON.stringify({ cves, names, results }, null, 2)}\n`);
+      return;
+    }
     const before = memory();
     const everything = new CpeCveIndex(storage.knowledge, { maxRows: Number.MAX_SAFE_INTEGER });
     const t0 = performance.now();
