@@ -122,7 +122,11 @@ const defined = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 
 const change = fc.record({ at: version, status: pick(['affected', 'unaffected', 'unknown']) });
-const versionItem: fc.Arbitrary<Cve5VersionEntry> = fc
+/** `0` up to `*`: decided without comparing, so also for a version the scheme cannot read. */
+const everyVersion: fc.Arbitrary<Cve5VersionEntry> = fc
+  .record({ versionType: pick(['semver', 'maven', 'rpm', 'python', 'deb']), status: pick(STATUSES) })
+  .map((item) => defined({ version: '0', lessThan: '*', ...item }));
+const boundedItem: fc.Arbitrary<Cve5VersionEntry> = fc
   .record({
     version: fc.oneof(
       { weight: 6, arbitrary: version },
@@ -145,6 +149,8 @@ const versionItem: fc.Arbitrary<Cve5VersionEntry> = fc
       lessThanOrEqual: bound === 'lessThanOrEqual' || bound === 'both' ? upper : undefined,
     }),
   );
+
+const versionItem = fc.oneof({ weight: 5, arbitrary: boundedItem }, { weight: 1, arbitrary: everyVersion });
 
 const entry: fc.Arbitrary<MatchEntry> = fc
   .record({
