@@ -15,7 +15,8 @@ import { createGunzip } from 'node:zlib';
 import { advisoryFacts, type MatchData } from '../src/core/advisory/facts.js';
 import type { AdvisoryFilters } from '../src/core/advisory/filters.js';
 import { recordMatches } from '../src/core/advisory/match.js';
-import { parseCpeQuery } from '../src/core/cpe.js';
+import { isCpe, parseCpeQuery, quoteWfnValue } from '../src/core/cpe.js';
+import { isComparableVendorVersion } from '../src/core/version/vendor.js';
 import { convertNvdCve } from '../src/ingest/advisories/nvd.js';
 import { RoaringBitmap32, type Bitmap } from '../src/search/bitmap.js';
 import { compileCriterion } from '../src/search/advisories/criterion-rule.js';
@@ -154,9 +155,11 @@ async function real(path: string): Promise<void> {
   const entries = new Map<string, number>();
   const criteria = new Map<string, number>();
   let records = 0;
+  const datas: MatchData[] = [];
   for await (const record of realRecords(path)) {
     records++;
     const { matchData } = advisoryFacts(record);
+    datas.push(matchData);
     for (const entry of matchData.entries) {
       const rule = compileEntry(entry);
       const kind = rule.kind === 'ordered' ? `ordered (${rule.cls})` : rule.kind;
@@ -167,6 +170,7 @@ async function real(path: string): Promise<void> {
       criteria.set(kind, (criteria.get(kind) ?? 0) + 1);
     }
   }
+  const verified = await verifyOnRecords(datas);
   const show = (map: Map<string, number>) =>
     [...map]
       .sort((a, b) => b[1] - a[1])
@@ -175,6 +179,48 @@ async function real(path: string): Promise<void> {
   console.log(`${records} records`);
   console.log(`entries: ${show(entries)}`);
   console.log(`criteria: ${show(criteria)}`);
+  console.log(verified);
+}
+
+/**
+ * Random version and CPE queries drawn from the records' own products and bounds, answered by the
+ * index and by the linear reference: the two must agree on real data too.
+ */
+async function verifyOnRecords(datas: MatchData[]): Promise<string> {
+  const index = new AdvisoryMatchIndex();
+  for (const [slot, data] of datas.entries()) index.set(slot, data);
+  let seed = 42;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const queries: AdvisoryFilters[] = [];
+  for (let attempt = 0; queries.length < 400 && attempt < 100_000; attempt++) {
+    const entry = datas[random(datas.length)]?.entries[random(8)];
+    const versions = (entry?.versions ?? [])
+      .flatMap((item) => [item.version, item.lessThan, item.lessThanOrEqual, ...(item.changes ?? []).map((c) => c.at)])
+      .filter((text): text is string => typeof text === 'string' && isComparableVendorVersion(text));
+    if (!entry || versions.length === 0) continue;
+    const version = versions[random(versions.length)]!.trim();
+    const cpe = entry.cpes?.[random(entry.cpes.length)];
+    const kind = random(5);
+    if (kind === 0 && entry.vendor && entry.product)
+      queries.push({ vendor: entry.vendor, product: entry.product, version });
+    else if (kind === 1 && entry.vendor) queries.push({ vendor: entry.vendor, version });
+    else if (kind === 2 && entry.product) queries.push({ product: entry.product, version });
+    else if (kind === 3 && cpe && isCpe(cpe))
+      queries.push({ cpe: { ...parseCpeQuery(cpe), version: quoteWfnValue(version) } });
+    else if (kind === 4 && queries.filter((query) => Object.keys(query).length === 1).length < 15)
+      queries.push({ version });
+  }
+  let matches = 0;
+  let mismatches = 0;
+  for (const query of queries) {
+    const expected = linear(datas, query);
+    matches += expected.size;
+    if (!(await index.matching(query)).isEqual(expected)) mismatches++;
+  }
+  return `${queries.length} random queries: ${matches} matches in all, ${mismatches} answered differently by the index`;
 }
 
 const realPath = option('real');
