@@ -178,11 +178,11 @@ export function renderAdvisoryMarkdown(r: AdvisoryBenchResult): string {
 
 function queryTable(queries: AdvisoryQueryFigures[]): string[] {
   return [
-    '| query | parameters | filtered | engine p50 ms | API p50 ms | API p99 ms | c=32 req/s | c=32 p99 ms | c=32 ÷ c=1 | loop max / p99 ms | body | errors |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| query | parameters | filtered | engine p50 ms | API p50 ms | API p99 ms | c=32 req/s | c=32 p99 ms | c=32 ÷ c=1 | loop max / p99 ms | GC max ms | body | errors |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...queries.map(
       (q) =>
-        `| ${q.name} | \`${describe(q.params)}\` | ${q.status === 400 ? 'refused (400)' : n(q.filtered ?? 0)} | ${q.engineP50Ms !== undefined ? ms(q.engineP50Ms) : '–'} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${n(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${(q.api.c32.requestsPerSecond / q.api.c1.requestsPerSecond).toFixed(2)} | ${ms(q.loop.worstMs)} / ${ms(Math.max(0, ...q.loop.workers.map((w) => w.p99DelayMs)))} | ${kib(q.responseBytes)} | ${q.api.c1.errors + q.api.c32.errors} |`,
+        `| ${q.name} | \`${describe(q.params)}\` | ${q.status === 400 ? 'refused (400)' : n(q.filtered ?? 0)} | ${q.engineP50Ms !== undefined ? ms(q.engineP50Ms) : '–'} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${n(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${(q.api.c32.requestsPerSecond / q.api.c1.requestsPerSecond).toFixed(2)} | ${ms(q.loop.worstMs)} / ${ms(Math.max(0, ...q.loop.workers.map((w) => w.p99DelayMs)))} | ${gcMax(q)} | ${kib(q.responseBytes)} | ${q.api.c1.errors + q.api.c32.errors} |`,
     ),
   ];
 }
@@ -201,4 +201,10 @@ function memoryVerdict(r: AdvisoryBenchResult): string {
 function targetsSummary(r: AdvisoryBenchResult): string {
   const { met, total } = sumTargets([...r.queries, ...r.pathological].map((q) => q.targets ?? []));
   return `Class targets met: ${met} of ${total}.`;
+}
+
+/** The longest GC pause any worker reported during the class's c=32 run ('' when the server does not report it). */
+function gcMax(q: { loop: { workers: Array<{ maxGcMs?: number }> } }): string {
+  const pauses = q.loop.workers.flatMap((w) => (w.maxGcMs !== undefined ? [w.maxGcMs] : []));
+  return pauses.length > 0 ? ms(Math.max(...pauses)) : '';
 }

@@ -300,11 +300,11 @@ function matcherSection(r: KnowledgeBenchResult): string[] {
 
 function searchTable(queries: SearchFigures[]): string[] {
   return [
-    '| query | parameters | total | CVE links on page | response | engine cold ms | engine p50 ms | API p50 ms | API p99 ms | serialise ms | c=32 req/s | c=32 p99 ms | c=32 ÷ c=1 | loop max / p99 ms | errors |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| query | parameters | total | CVE links on page | response | engine cold ms | engine p50 ms | API p50 ms | API p99 ms | serialise ms | c=32 req/s | c=32 p99 ms | c=32 ÷ c=1 | loop max / p99 ms | GC max ms | errors |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...queries.map(
       (q) =>
-        `| ${q.name} | \`${describe(q.params)}\` | ${q.status === 400 ? 'refused (400)' : n(q.total ?? 0)} | ${n(q.links ?? 0)} | ${bytes(q.responseBytes)} | ${q.engineColdMs !== undefined ? ms(q.engineColdMs) : '–'} | ${q.engineP50Ms !== undefined ? ms(q.engineP50Ms) : '–'} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${q.serialiseP50Ms !== undefined ? ms(q.serialiseP50Ms) : ''} | ${rate(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${(q.api.c32.requestsPerSecond / q.api.c1.requestsPerSecond).toFixed(2)} | ${ms(q.loop.worstMs)} / ${ms(Math.max(0, ...q.loop.workers.map((w) => w.p99DelayMs)))} | ${q.api.c1.errors + q.api.c32.errors} |`,
+        `| ${q.name} | \`${describe(q.params)}\` | ${q.status === 400 ? 'refused (400)' : n(q.total ?? 0)} | ${n(q.links ?? 0)} | ${bytes(q.responseBytes)} | ${q.engineColdMs !== undefined ? ms(q.engineColdMs) : '–'} | ${q.engineP50Ms !== undefined ? ms(q.engineP50Ms) : '–'} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${q.serialiseP50Ms !== undefined ? ms(q.serialiseP50Ms) : ''} | ${rate(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${(q.api.c32.requestsPerSecond / q.api.c1.requestsPerSecond).toFixed(2)} | ${ms(q.loop.worstMs)} / ${ms(Math.max(0, ...q.loop.workers.map((w) => w.p99DelayMs)))} | ${gcMax(q)} | ${q.api.c1.errors + q.api.c32.errors} |`,
     ),
   ];
 }
@@ -313,4 +313,10 @@ function memoryVerdict(m: SearchMemory): string {
   // The indexes' own figure or what the harness grew by holding them; RSS (everything a worker holds) is shown beside.
   const worst = Math.max(m.indexBytes, m.engineHeapBytes);
   return `${worst <= 1.5e9 ? 'met' : 'not met'} (indexes ${n(m.indexBytes / 2 ** 20)} MiB, heap + external growth ${n(m.engineHeapBytes / 2 ** 20)} MiB; worker RSS ${m.workerRssMiB.map((x) => n(x)).join(' / ')} MiB)`;
+}
+
+/** The longest GC pause any worker reported during the class's c=32 run ('' when the server does not report it). */
+function gcMax(q: { loop: { workers: Array<{ maxGcMs?: number }> } }): string {
+  const pauses = q.loop.workers.flatMap((w) => (w.maxGcMs !== undefined ? [w.maxGcMs] : []));
+  return pauses.length > 0 ? ms(Math.max(...pauses)) : '';
 }

@@ -11,6 +11,8 @@ export interface WorkerStatus {
   /** Worst event-loop stall: the histogram's max less its sampling interval. */
   maxDelayMs: number;
   p99DelayMs: number;
+  /** The longest garbage-collection pause in the same window (absent from servers that do not report it). */
+  maxGcMs?: number;
   rssMiB: number;
 }
 
@@ -25,6 +27,7 @@ export interface ServerLoopDelay {
 interface StatusBody {
   pid: number;
   event_loop_delay: { resolution_ms: number; max_ms: number; p99_ms: number };
+  gc?: { max_ms: number };
   memory: { rss_bytes: number };
 }
 
@@ -79,6 +82,7 @@ export async function readLoopDelay(baseUrl: string, token: string, workers: num
       pid: body.pid,
       maxDelayMs: Math.max(0, body.event_loop_delay.max_ms - body.event_loop_delay.resolution_ms),
       p99DelayMs: Math.max(0, body.event_loop_delay.p99_ms - body.event_loop_delay.resolution_ms),
+      ...(body.gc ? { maxGcMs: body.gc.max_ms } : {}),
       rssMiB: body.memory.rss_bytes / 2 ** 20,
     }),
   );

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '../../core/errors.js';
 
@@ -20,7 +20,20 @@ export function registerProcessStatus(app: FastifyInstance, statusToken: string)
   const delay = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   delay.enable();
   let since = Date.now();
-  app.addHook('onClose', async () => delay.disable());
+  // Garbage-collection pauses also stall the loop: counted apart so a stall can be told from a slow request.
+  const gc = { count: 0, totalMs: 0, maxMs: 0 };
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      gc.count++;
+      gc.totalMs += entry.duration;
+      gc.maxMs = Math.max(gc.maxMs, entry.duration);
+    }
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
+  app.addHook('onClose', async () => {
+    delay.disable();
+    gcObserver.disconnect();
+  });
   const expected = Buffer.from(statusToken);
   const authorise = async (request: FastifyRequest) => {
     const given = Buffer.from(request.headers.authorization?.replace(/^Bearer\s+/i, '').trim() ?? '');
@@ -40,6 +53,7 @@ export function registerProcessStatus(app: FastifyInstance, statusToken: string)
         p50_ms: ms(delay.percentile(50)),
         samples: delay.count,
       },
+      gc: { pauses: gc.count, total_ms: Math.round(gc.totalMs * 100) / 100, max_ms: Math.round(gc.maxMs * 100) / 100 },
       memory: { rss_bytes: memory.rss, heap_used_bytes: memory.heapUsed, external_bytes: memory.external },
     };
   };
@@ -47,6 +61,7 @@ export function registerProcessStatus(app: FastifyInstance, statusToken: string)
   app.post(`${PROCESS_STATUS_PREFIX}status/reset`, { preHandler: authorise }, async () => {
     const before = status();
     delay.reset();
+    Object.assign(gc, { count: 0, totalMs: 0, maxMs: 0 });
     since = Date.now();
     return before;
   });
