@@ -89,6 +89,8 @@ export interface MatchIndexStats {
   /** Entries and criteria of built structures decided per query by the reference rules. */
   evaluatedEntries: number;
   evaluatedCriteria: number;
+  /** The longest build of one product's structure, ms (wall time, slices and yields included). */
+  slowestBuildMs: number;
 }
 
 export class AdvisoryMatchIndex {
@@ -184,9 +186,11 @@ export class AdvisoryMatchIndex {
     let builtGroups = 0;
     let evaluatedEntries = 0;
     let evaluatedCriteria = 0;
+    let slowestBuildMs = 0;
     for (const [key, group] of this.groups) {
       if (!group.structure || key === GLOBAL || !key.startsWith('vp:')) continue;
       builtGroups++;
+      slowestBuildMs = Math.max(slowestBuildMs, group.structure.built.buildMs);
       evaluatedEntries += group.structure.built.entriesEvaluated.length;
       evaluatedCriteria += group.structure.built.criteriaEvaluated.length;
     }
@@ -197,6 +201,7 @@ export class AdvisoryMatchIndex {
       criterionStrings: this.cpes.size,
       evaluatedEntries,
       evaluatedCriteria,
+      slowestBuildMs,
     };
   }
 

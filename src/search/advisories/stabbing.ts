@@ -23,21 +23,39 @@ export interface StabbingInput {
 
 export class SortedBoundaries {
   /** One representative text per distinct boundary, ascending. */
-  readonly texts: string[];
-  private readonly keys: string[] | undefined;
+  readonly texts: string[] = [];
+  /** For the vendor class, each text's byte-sortable key (sort-key.ts). */
+  private keys: string[] | undefined;
   private readonly indexOfText = new Map<string, number>();
 
-  constructor(
-    readonly cls: VersionClass,
+  private constructor(readonly cls: VersionClass) {}
+
+  /**
+   * The distinct boundaries of texts sorted in the class order; `keyOf` gives the vendor class's
+   * sort keys, `tick` lets a long list yield.
+   */
+  static async of(
+    cls: VersionClass,
     sorted: string[],
-  ) {
-    this.texts = [];
+    keyOf: ((text: string) => string) | undefined,
+    tick: () => Promise<void>,
+  ): Promise<SortedBoundaries> {
+    const boundaries = new SortedBoundaries(cls);
+    const keys: string[] = [];
     for (const text of sorted) {
-      const last = this.texts[this.texts.length - 1];
-      if (last === undefined || orderIn(cls, last, text) !== 0) this.texts.push(text);
-      this.indexOfText.set(text, this.texts.length - 1);
+      const last = boundaries.texts[boundaries.texts.length - 1];
+      const key = keyOf?.(text);
+      const distinct =
+        last === undefined || (key !== undefined ? key !== keys[keys.length - 1] : orderIn(cls, last, text) !== 0);
+      if (distinct) {
+        boundaries.texts.push(text);
+        if (key !== undefined) keys.push(key);
+      }
+      boundaries.indexOfText.set(text, boundaries.texts.length - 1);
+      await tick();
     }
-    this.keys = cls === 'vendor' ? this.texts.map((text) => versionSortKey(text)!) : undefined;
+    if (keyOf) boundaries.keys = keys;
+    return boundaries;
   }
 
   get positions(): number {

@@ -15,6 +15,7 @@ import type { CriterionRule } from './criterion-rule.js';
 import { insideBounds } from './criterion-rule.js';
 import { affectedAt, plainSpelling, type EntryRule } from './entry-rule.js';
 import { SortedBoundaries, Stabbing, type StabbingInput } from './stabbing.js';
+import { versionSortKey } from '../../core/version/sort-key.js';
 import { compareIn, exactIn, orderIn, rpmHead, type VersionClass } from './version-classes.js';
 import { sortInSlices, type WorkSlices } from './work-slices.js';
 
@@ -79,8 +80,21 @@ async function classStructure(cls: VersionClass, inputs: StabbingInput[], slices
     await slices.tick();
   }
   const texts = [...distinct];
-  const sorted = await sortInSlices(texts, (a, b) => orderIn(cls, a, b), slices);
-  const tree = new Stabbing(new SortedBoundaries(cls, sorted));
+  // The vendor order is the order of sort keys: each computed once, not once per comparison.
+  let keyOf: ((text: string) => string) | undefined;
+  if (cls === 'vendor') {
+    const keys = new Map<string, string>();
+    for (const text of texts) {
+      keys.set(text, versionSortKey(text)!);
+      await slices.tick();
+    }
+    keyOf = (text) => keys.get(text)!;
+  }
+  const compare = keyOf
+    ? (a: string, b: string) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0)
+    : (a: string, b: string) => orderIn(cls, a, b);
+  const sorted = await sortInSlices(texts, compare, slices);
+  const tree = new Stabbing(await SortedBoundaries.of(cls, sorted, keyOf, () => slices.tick()));
   for (const input of inputs) {
     tree.add(input);
     await slices.tick();
