@@ -43,7 +43,9 @@ export class IntervalStabbing {
     pause: () => Promise<void> = async () => {},
   ): Promise<IntervalStabbing> {
     const endpoints = new Set<string>();
-    for (const interval of intervals) {
+    for (let i = 0; i < intervals.length; i++) {
+      if ((i & 4095) === 4095) await pause();
+      const interval = intervals[i]!;
       if (interval.start !== undefined) endpoints.add(interval.start);
       if (interval.end !== undefined) endpoints.add(interval.end);
     }

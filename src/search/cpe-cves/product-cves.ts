@@ -201,7 +201,11 @@ async function buildKeyed(builder: Builder, cveCount: number, pause: () => Promi
   }
   await pause();
   const exact = new Map<string, Bitmap>();
-  for (const [key, cves] of builder.exact) exact.set(key, new RoaringBitmap32(cves));
+  for (const [key, cves] of builder.exact) {
+    // linux_kernel at 400k CVEs has 3,380 exact versions: ~10 ms of native calls.
+    if ((exact.size & 511) === 511) await pause();
+    exact.set(key, new RoaringBitmap32(cves));
+  }
   return {
     all: builder.all.length > 0 ? new RoaringBitmap32(builder.all) : NO_CVES,
     exact,
