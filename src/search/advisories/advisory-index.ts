@@ -173,7 +173,7 @@ export class AdvisoryIndex {
           this.terms,
           filters,
           paging,
-          (candidates) => this.matching(filters, candidates),
+          (candidates) => this.matching(filters, candidates, paging.mode === 'after'),
         ),
       );
       const records = await this.advisories.recordsByRowIds(page.hits.map((hit) => hit.rowId));
@@ -208,9 +208,9 @@ export class AdvisoryIndex {
     return this.table.byteLength + this.terms.byteLength + segments;
   }
 
-  /** Match results are the same for the same filters until a switch; a cursor walk asks for each page. */
-  private matching(filters: AdvisoryFilters, candidates: Bitmap | undefined) {
-    if (candidates) return this.match.matching(filters, candidates);
+  /** Match results are the same for the same filters until a switch: a cursor walk reuses them for each page. */
+  private matching(filters: AdvisoryFilters, candidates: Bitmap | undefined, walking: boolean) {
+    if (candidates || !walking) return this.match.matching(filters, candidates);
     const key = `${this.version}\u0000${JSON.stringify(filters)}`;
     let result = this.matchCache.get(key);
     if (!result) {
