@@ -20,7 +20,7 @@ import { ReadWriteGate } from './gate.js';
 import { AdvisoryMatchIndex } from './match-index.js';
 import { RecordTable } from './record-table.js';
 import { findPage } from './query.js';
-import { SLICE_MS, Slicer, yieldToLoop } from './slicer.js';
+import { SLICE_MS, Slicer, yieldToLoop } from '../slices.js';
 import { TermDictionary } from './term-dictionary.js';
 
 /** Rows read per statement (with their terms, about ten each: under 2,000 term rows), and the least. */

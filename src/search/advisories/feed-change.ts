@@ -2,7 +2,7 @@ import type { AdvisoryIndexRow } from '../../storage/index.js';
 import type { AdvisoryMatchIndex } from './match-index.js';
 import type { RecordTable } from './record-table.js';
 import { FeedSegment } from './segment.js';
-import { mergeSliced, type Slicer, sortSliced } from './slicer.js';
+import { mergeSliced, type Slicer, sortSliced } from '../slices.js';
 import type { TermDictionary } from './term-dictionary.js';
 
 /** One feed as the index holds it: its record ids' slots and the segment of its generation. */

@@ -25,7 +25,7 @@ import {
   type GroupStructure,
   type ItemSource,
 } from './version-group.js';
-import { WorkSlices } from './work-slices.js';
+import { Slicer } from '../slices.js';
 
 interface Item {
   slot: number;
@@ -113,7 +113,7 @@ export class AdvisoryMatchIndex {
   private readonly cpes = new CpeCriteria();
   private readonly staleAfter: (built: number) => number;
   private readonly waitAbove: number;
-  private readonly slices = new WorkSlices();
+  private readonly slices = new Slicer();
 
   constructor(options: MatchIndexOptions = {}) {
     this.staleAfter = options.staleAfter ?? defaultStaleAfter;

@@ -1,6 +1,6 @@
 import { RoaringBitmap32, type Bitmap } from '../bitmap.js';
 import type { RecordTable } from './record-table.js';
-import type { Slicer } from './slicer.js';
+import type { Slicer } from '../slices.js';
 import type { TermDictionary } from './term-dictionary.js';
 
 /** Terms held by at least this many records keep a ready bitmap; rarer ones are made one per query. */

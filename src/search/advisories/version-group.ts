@@ -17,7 +17,7 @@ import { affectedAt, plainSpelling, type EntryRule } from './entry-rule.js';
 import { SortedBoundaries, Stabbing, type StabbingInput } from './stabbing.js';
 import { versionSortKey } from '../../core/version/sort-key.js';
 import { compareIn, exactIn, orderIn, rpmHead, type VersionClass } from './version-classes.js';
-import { sortInSlices, type WorkSlices } from './work-slices.js';
+import { type Slicer, sortInSlices } from '../slices.js';
 
 /** What a group reads about its items. */
 export interface ItemSource {
@@ -73,7 +73,7 @@ const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
   else map.set(key, [value]);
 };
 
-async function classStructure(cls: VersionClass, inputs: StabbingInput[], slices: WorkSlices): Promise<Stabbing> {
+async function classStructure(cls: VersionClass, inputs: StabbingInput[], slices: Slicer): Promise<Stabbing> {
   const distinct = new Set<string>();
   for (const input of inputs) {
     for (const text of input.boundaries) distinct.add(text);
@@ -104,7 +104,7 @@ async function classStructure(cls: VersionClass, inputs: StabbingInput[], slices
 }
 
 /** `slices` is shared by every build of an index, so that many small builds in a row yield too. */
-export async function buildGroup(members: Bitmap, source: ItemSource, slices: WorkSlices): Promise<GroupStructure> {
+export async function buildGroup(members: Bitmap, source: ItemSource, slices: Slicer): Promise<GroupStructure> {
   const started = performance.now();
   const entryInputs = new Map<VersionClass, { inputs: StabbingInput[]; inexact: number[] }>();
   const structure: GroupStructure = {

@@ -13,7 +13,7 @@ import { RoaringBitmap32, type Bitmap } from '../bitmap.js';
 import { fastCriterionOf, type FastCriterion } from './fast-criteria.js';
 import { IntervalStabbing, type KeyInterval } from './interval-stabbing.js';
 import { mayCover, slowCriteriaOf, type SlowCriterion } from './slow-criteria.js';
-import type { TimeSlicer } from './time-slicer.js';
+import type { Slicer } from '../slices.js';
 
 export interface ProductIdentity {
   part: string;
@@ -60,7 +60,7 @@ export class ProductCves {
     identity: ProductIdentity,
     rows: readonly ProductRow[],
     source: ProductSource,
-    slicer: TimeSlicer,
+    slicer: Slicer,
   ): Promise<ProductCves> {
     const cveIds = [...new Set(rows.map((row) => row.cveId))].sort();
     const local = new Map(cveIds.map((id, i) => [id, i]));
@@ -68,7 +68,7 @@ export class ProductCves {
     const slowCves = new Set<string>();
     let i = 0;
     for (const row of rows) {
-      if (++i % 512 === 0) await slicer.pause();
+      if (++i % 512 === 0) await slicer.yieldIfDue();
       const fast = fastCriterionOf(row);
       if (fast) addFast(row.vulnerable ? builders.vulnerable : builders.other, fast, local.get(row.cveId)!);
       else slowCves.add(row.cveId);
@@ -81,13 +81,13 @@ export class ProductCves {
     const slow: SlowCriterion[] = [];
     const wanted = [...slowCves].sort();
     for (let start = 0; start < wanted.length; start += 500) {
-      await slicer.pause();
+      await slicer.yieldIfDue();
       for (const app of await source.applicability(wanted.slice(start, start + 500))) {
         const cve = local.get(app.cveId);
         if (cve !== undefined) slow.push(...slowCriteriaOf(app, cve, applies, isFast));
       }
     }
-    const pause = () => slicer.pause();
+    const pause = () => slicer.yieldIfDue();
     const vulnerable = await buildKeyed(builders.vulnerable, cveIds.length, pause);
     const other = await buildKeyed(builders.other, cveIds.length, pause);
     return new ProductCves(identity, cveIds, vulnerable, other, slow, rows.length);
@@ -97,13 +97,7 @@ export class ProductCves {
    * The CVE ids (ascending) of a name of this product: `lookup` is nameLookupOf(name), whose part,
    * vendor and product must be this product's and concrete.
    */
-  async cvesOf(
-    name: Wfn,
-    cpe: string,
-    lookup: NameLookup,
-    vulnerableOnly: boolean,
-    slicer: TimeSlicer,
-  ): Promise<string[]> {
+  async cvesOf(name: Wfn, cpe: string, lookup: NameLookup, vulnerableOnly: boolean, slicer: Slicer): Promise<string[]> {
     const parts: Bitmap[] = [];
     const extra: number[] = [];
     const keyed = vulnerableOnly ? [this.vulnerable] : [this.vulnerable, this.other];
@@ -135,7 +129,7 @@ export class ProductCves {
     name: Wfn,
     cpe: string,
     lookup: NameLookup,
-    slicer: TimeSlicer,
+    slicer: Slicer,
   ): Promise<{ vulnerable: number[]; other: number[] }> {
     if (this.slow.length === 0) return NONE;
     const known = this.remembered.get(cpe);
@@ -143,7 +137,7 @@ export class ProductCves {
     const result = { vulnerable: [] as number[], other: [] as number[] };
     for (let i = 0; i < this.slow.length; i++) {
       // CVE 5 version lists can be long: a product with thousands of them is evaluated in slices.
-      if ((i & 255) === 255) await slicer.pause();
+      if ((i & 255) === 255) await slicer.yieldIfDue();
       const criterion = this.slow[i]!;
       if (!mayCover(criterion, lookup) || !criterion.covers(name)) continue;
       (criterion.vulnerable ? result.vulnerable : result.other).push(criterion.cve);

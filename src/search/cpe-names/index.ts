@@ -1,7 +1,7 @@
 import type { CpeNameSearch, KnowledgeRepository } from '../../storage/index.js';
 import { NameDelta } from './delta.js';
 import { allNames, type CpeNameMatch, type CpeNamePage, searchNames } from './evaluate.js';
-import { Slicer } from './slicer.js';
+import { Slicer } from '../slices.js';
 import { type NameSnapshot, NameSnapshotBuilder } from './snapshot.js';
 
 export type { CpeNameMatch, CpeNamePage } from './evaluate.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KeyColumnBuilder } from './key-column.js';
-import { Slicer } from './slicer.js';
+import { Slicer } from '../slices.js';
 
 /** Enough ranks for slices to span both levels of block bitmaps (4,096 and 65,536 positions). */
 const RANKS = 200_000;

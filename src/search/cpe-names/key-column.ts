@@ -1,6 +1,6 @@
 import { type Bitmap, RoaringBitmap32 } from '../bitmap.js';
 import { compareCodePoints } from './code-points.js';
-import type { Slicer } from './slicer.js';
+import type { Slicer } from '../slices.js';
 
 /** Positions per block of the first and second level (a range unites at most ~60 blocks). */
 const SMALL_BLOCK = 4096;

@@ -1,6 +1,6 @@
 import type { CpeNameRow } from '../../storage/index.js';
 import { type KeyColumn, KeyColumnBuilder } from './key-column.js';
-import type { Slicer } from './slicer.js';
+import type { Slicer } from '../slices.js';
 import { type SortedIds, SortedIdsBuilder } from './sorted-ids.js';
 
 /**

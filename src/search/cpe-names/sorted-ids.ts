@@ -1,4 +1,4 @@
-import type { Slicer } from './slicer.js';
+import type { Slicer } from '../slices.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -1,7 +1,7 @@
 /**
- * Long work in slices: `due()` is cheap to call in a loop and says when the current slice has run
- * for SLICE_MS; then `pause()` yields to the event loop, so rebuilding an index never holds a
- * server's requests. (Awaiting on every step would cost a microtask each.)
+ * Long work in slices, so rebuilding an index never holds a server's requests: `tick()` and
+ * `due()` are cheap to call in a loop (the clock is read every so many calls), `yieldIfDue()`
+ * reads it at once, and `pause()` yields to the event loop and starts a new slice.
  */
 export const SLICE_MS = 10;
 
@@ -11,14 +11,25 @@ export class Slicer {
   private started = performance.now();
   private calls = 0;
 
+  constructor(private readonly sliceMs = SLICE_MS) {}
+
   /** Whether the slice is used up (the clock is read every 256 calls). */
   due(): boolean {
-    return (++this.calls & 255) === 0 && performance.now() - this.started >= SLICE_MS;
+    return (++this.calls & 255) === 0 && performance.now() - this.started >= this.sliceMs;
   }
 
   async pause(): Promise<void> {
     await yieldToLoop();
     this.started = performance.now();
+  }
+
+  /** Yields when the slice is used up (the clock is read every 16 calls). */
+  async tick(): Promise<void> {
+    if ((++this.calls & 15) === 0) await this.yieldIfDue();
+  }
+
+  async yieldIfDue(): Promise<void> {
+    if (performance.now() - this.started >= this.sliceMs) await this.pause();
   }
 }
 
@@ -69,4 +80,30 @@ export async function mergeSliced(
   out.set(a.subarray(i), k);
   out.set(b.subarray(j), k + a.length - i);
   return out;
+}
+
+/** Sorts by `compare` with a bottom-up merge sort that yields between slices. */
+export async function sortInSlices<T>(items: T[], compare: (a: T, b: T) => number, slicer: Slicer): Promise<T[]> {
+  const RUN = 32;
+  let source = items.slice();
+  for (let start = 0; start < source.length; start += RUN) {
+    const run = source.slice(start, start + RUN).sort(compare);
+    for (let i = 0; i < run.length; i++) source[start + i] = run[i]!;
+    await slicer.tick();
+  }
+  let target = new Array<T>(source.length);
+  for (let width = RUN; width < source.length; width *= 2) {
+    for (let left = 0; left < source.length; left += 2 * width) {
+      const middle = Math.min(left + width, source.length);
+      const right = Math.min(left + 2 * width, source.length);
+      let i = left;
+      let j = middle;
+      for (let k = left; k < right; k++) {
+        target[k] = i < middle && (j >= right || compare(source[i]!, source[j]!) <= 0) ? source[i++]! : source[j++]!;
+        if ((k & 63) === 0) await slicer.tick();
+      }
+    }
+    [source, target] = [target, source];
+  }
+  return source;
 }

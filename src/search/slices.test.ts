@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergeSliced, Slicer, sortSliced } from './slicer.js';
+import { mergeSliced, Slicer, sortSliced } from './slices.js';
 
 describe('sliced sort and merge', () => {
   it('sortSliced sorts like Array.prototype.sort, stably', async () => {
