@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AdvisoryRecord } from '../../src/ingest/advisories/types.js';
+import { AdvisoryIndex } from '../../src/search/advisories/advisory-index.js';
 import { parseAdvisoryFilters } from '../../src/server/routes/advisory/filters.js';
 import { createStorage, migrate } from '../../src/storage/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -81,19 +82,18 @@ describe.each(engineCases())('migration 7: update times of stored advisories ($n
     await loadRecords(old, 'times', RECORDS);
     // As a version-6 server stored them: the time of cveMetadata.dateUpdated only.
     await old.db.run(`UPDATE advisories SET date_updated = NULL WHERE cve_id <> ?`, ['CVE-2024-0001']);
-    const before = await old.advisories.search(
-      ['times'],
-      { updatedAfter: 0 },
-      { mode: 'offset', offset: 0, limit: 100 },
+    const stored = await old.db.all<{ cve_id: string }>(
+      `SELECT cve_id FROM advisories WHERE date_updated IS NOT NULL ORDER BY cve_id`,
     );
-    expect(before.records.map((hit) => idOf(hit.record))).toEqual(['CVE-2024-0001']);
+    expect(stored.map((row) => row.cve_id)).toEqual(['CVE-2024-0001']);
     await old.close();
 
     const storage = await createStorage(fresh.config);
+    const index = new AdvisoryIndex(storage.advisories);
     try {
       for (const [query, expected] of CASES) {
         const { filters } = parseAdvisoryFilters(Object.fromEntries(new URLSearchParams(query)));
-        const result = await storage.advisories.search(['times'], filters, { mode: 'offset', offset: 0, limit: 100 });
+        const result = await index.search(['times'], filters, { mode: 'offset', offset: 0, limit: 100 });
         expect(
           result.records.map((hit) => idOf(hit.record)),
           query,
@@ -111,6 +111,7 @@ describe.each(engineCases())('migration 7: update times of stored advisories ($n
         ['CVE-2024-0006', null],
       ]);
     } finally {
+      await index.stop();
       await storage.close();
     }
   });

@@ -19,7 +19,6 @@ import {
 import { AdvisoryLoad, type LoadOptions } from './load.js';
 import {
   generationPage,
-  searchAdvisories,
   type AdvisoryHit,
   type AdvisoryPaging,
   type AdvisoryPosition,
@@ -47,10 +46,6 @@ export class AdvisoryRepository {
   /** Starts loading a new generation of a feed (see AdvisoryLoad). */
   startLoad(options: LoadOptions): Promise<AdvisoryLoad> {
     return AdvisoryLoad.begin(this.db, options);
-  }
-
-  search(feeds: readonly string[], filters: AdvisoryFilters, paging: AdvisoryPaging): Promise<AdvisorySearchResult> {
-    return searchAdvisories(this.db, feeds, filters, paging);
   }
 
   /**
