@@ -1,4 +1,3 @@
-import type { AdvisoryFilters } from '../../core/advisory/filters.js';
 import type { Database, Listening, ListenHandlers } from '../database.js';
 import {
   ADVISORY_FEEDS_CHANNEL,
@@ -17,13 +16,7 @@ import {
   type VisibleRecord,
 } from './index-rows.js';
 import { AdvisoryLoad, type LoadOptions } from './load.js';
-import {
-  generationPage,
-  type AdvisoryHit,
-  type AdvisoryPaging,
-  type AdvisoryPosition,
-  type AdvisorySearchResult,
-} from './search.js';
+import { generationPage, type AdvisoryHit, type AdvisoryPosition } from './search.js';
 
 export type { StoredFeed } from './feeds.js';
 export type { AdvisoryIndexRow, IndexRowPosition, VisibleRecord } from './index-rows.js';
