@@ -17,13 +17,14 @@ export function jsonStream(head: Record<string, unknown>, arrayKey: string, item
   return Readable.from(slices(prefix, items), { objectMode: false });
 }
 
-async function* slices(prefix: string, items: readonly unknown[]): AsyncGenerator<string> {
+/** Chunks are encoded here, inside the slices: a string chunk would be encoded at the socket, outside them. */
+async function* slices(prefix: string, items: readonly unknown[]): AsyncGenerator<Buffer> {
   let chunk = prefix;
   let since = performance.now();
   for (let i = 0; i < items.length; i++) {
     chunk += (i > 0 ? ',' : '') + JSON.stringify(items[i]);
     if (chunk.length >= CHUNK_CHARS) {
-      yield chunk;
+      yield Buffer.from(chunk);
       chunk = '';
       if (performance.now() - since >= SLICE_MS) {
         await yieldToLoop();
@@ -31,5 +32,5 @@ async function* slices(prefix: string, items: readonly unknown[]): AsyncGenerato
       }
     }
   }
-  yield `${chunk}]}`;
+  yield Buffer.from(`${chunk}]}`);
 }
