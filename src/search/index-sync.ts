@@ -1,5 +1,5 @@
-import type { Listening } from '../storage/index.js';
 import type { HostRepository } from '../storage/index.js';
+import { Announcements } from './announcements.js';
 import { HostIndex } from './host-index.js';
 
 export interface IndexStatus {
@@ -29,17 +29,15 @@ export class IndexSync {
   private buildMs: number | undefined;
   private refreshing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
-  /** Set while storage announces commits of the change log to this index. */
-  private listening: Listening | undefined;
-  private listenRetry: NodeJS.Timeout | undefined;
-  private listenWanted = false;
-  /** A change may have been committed that this index has not read yet (always so unless listening). */
-  private announced = true;
+  /** Commits of the change log, as storage announces them (PostgreSQL). */
+  private readonly announcements: Announcements;
   /** The index's memory as last measured: a full pass over the bitmaps is too slow for every /healthz. */
   private memory = { bytes: 0, at: 0 };
   private measuringMemory = false;
 
-  constructor(private readonly hosts: HostRepository) {}
+  constructor(private readonly hosts: HostRepository) {
+    this.announcements = new Announcements((handlers) => hosts.watchChanges(handlers));
+  }
 
   /** Full build from the records (the change log position is read first so nothing is missed). */
   async build(): Promise<void> {
@@ -52,11 +50,10 @@ export class IndexSync {
   /** Applies every change committed since the last refresh. Concurrent callers share one run. */
   refresh(): Promise<void> {
     if (!this.refreshing) {
-      // Cleared before the log is read: an announcement arriving during the read sets it again.
-      this.announced = false;
+      this.announcements.readStarted();
       this.refreshing = this.applyChanges()
         .catch((error: unknown) => {
-          this.announced = true;
+          this.announcements.markPending();
           throw error;
         })
         .finally(() => {
@@ -71,41 +68,12 @@ export class IndexSync {
    * announced since the last read (on PostgreSQL that spares every query a round trip).
    */
   catchUp(): Promise<void> {
-    return this.listening && !this.announced ? Promise.resolve() : this.refresh();
+    return this.announcements.quiet ? Promise.resolve() : this.refresh();
   }
 
-  /**
-   * Listens for announced commits, where storage announces them (PostgreSQL). If the connection is
-   * lost, every query reads the log again until listening resumes, retried every `retryMs`.
-   */
-  async listen(onError: (error: unknown) => void, retryMs = 1000): Promise<void> {
-    this.listenWanted = true;
-    const retry = () => {
-      if (this.listenWanted) this.listenRetry = setTimeout(() => void this.listen(onError, retryMs), retryMs).unref();
-    };
-    let listening: Listening | undefined;
-    try {
-      listening = await this.hosts.watchChanges({
-        notified: () => {
-          this.announced = true;
-        },
-        lost: (error) => {
-          this.listening = undefined;
-          this.announced = true;
-          onError(error);
-          retry();
-        },
-      });
-    } catch (error) {
-      onError(error);
-      retry();
-      return;
-    }
-    if (!listening) return;
-    if (!this.listenWanted) return listening.close();
-    this.listening = listening;
-    // Commits before the LISTEN took effect were not announced: the next query reads the log.
-    this.announced = true;
+  /** Listens for announced commits, where storage announces them (PostgreSQL). */
+  listen(onError: (error: unknown) => void, retryMs = 1000): Promise<void> {
+    return this.announcements.listen(onError, retryMs);
   }
 
   /** Polls the change log every `intervalMs` until stopped. */
@@ -124,12 +92,7 @@ export class IndexSync {
   /** Stops polling and listening. */
   async stop(): Promise<void> {
     this.stopPolling();
-    this.listenWanted = false;
-    clearTimeout(this.listenRetry);
-    const listening = this.listening;
-    this.listening = undefined;
-    this.announced = true;
-    await listening?.close();
+    await this.announcements.stop();
   }
 
   private stopPolling(): void {
@@ -144,7 +107,7 @@ export class IndexSync {
       lastRefreshAt: this.lastRefreshAt,
       memoryBytes: this.memoryBytes(),
       buildMs: this.buildMs,
-      listening: this.listening !== undefined,
+      listening: this.announcements.active,
     };
   }
 

@@ -57,7 +57,7 @@ export type {
   LoadCounts,
   VisibleRecord,
 } from './advisories/index.js';
-export { openDatabase, type Listening } from './database.js';
+export { openDatabase, type ListenHandlers, type Listening } from './database.js';
 export type { AdvisoryRepository } from './advisories/index.js';
 export type { KnowledgeRepository } from './knowledge/index.js';
 export type { HostRepository } from './hosts.js';

@@ -12,8 +12,8 @@ import type {
   AdvisoryRepository,
   AdvisorySearchResult,
   IndexRowPosition,
-  Listening,
 } from '../../storage/index.js';
+import { Announcements } from '../announcements.js';
 import type { Bitmap } from '../bitmap.js';
 import { FeedChange, FeedState } from './feed-change.js';
 import { ReadWriteGate } from './gate.js';
@@ -47,12 +47,8 @@ export class AdvisoryIndex {
   private queued: Promise<void> | undefined;
   private built: Promise<void> | undefined;
   private buildMs: number | undefined;
-  /** Set while storage announces feed switches to this index (PostgreSQL). */
-  private listening: Listening | undefined;
-  private listenWanted = false;
-  private listenRetry: NodeJS.Timeout | undefined;
-  /** A switch may have been committed that this index has not read yet (always so unless listening). */
-  private announced = true;
+  /** Feed switches, as storage announces them (PostgreSQL). */
+  private readonly announcements: Announcements;
   /** Counts generation switches (match results are cached per version). */
   private version = 0;
   private readonly matchCache = new Map<string, Promise<Bitmap>>();
@@ -60,7 +56,9 @@ export class AdvisoryIndex {
   constructor(
     private readonly advisories: AdvisoryRepository,
     readonly match = new AdvisoryMatchIndex(),
-  ) {}
+  ) {
+    this.announcements = new Announcements((handlers) => advisories.watchGenerations(handlers));
+  }
 
   /** Reads every loaded feed (at server start; otherwise the first query does). */
   build(): Promise<void> {
@@ -87,61 +85,25 @@ export class AdvisoryIndex {
     await this.build();
     for (const feed of feeds) if (!this.states.has(feed)) this.wanted.add(feed);
     // Listening, with nothing announced since the last read began: that read (if still running) is current.
-    if (this.listening && !this.announced && this.wanted.size === 0) return this.running;
+    if (this.announcements.quiet && this.wanted.size === 0) return this.running;
     return this.refresh();
   }
 
-  /**
-   * Listens for announced feed switches, where storage announces them (PostgreSQL), so queries
-   * read the pointers only after one. If the connection is lost, every query reads them again
-   * until listening resumes, retried every `retryMs`.
-   */
-  async listen(onError: (error: unknown) => void, retryMs = 1000): Promise<void> {
-    this.listenWanted = true;
-    const retry = () => {
-      if (this.listenWanted) this.listenRetry = setTimeout(() => void this.listen(onError, retryMs), retryMs).unref();
-    };
-    let listening: Listening | undefined;
-    try {
-      listening = await this.advisories.watchGenerations({
-        notified: () => {
-          this.announced = true;
-        },
-        lost: (error) => {
-          this.listening = undefined;
-          this.announced = true;
-          onError(error);
-          retry();
-        },
-      });
-    } catch (error) {
-      onError(error);
-      retry();
-      return;
-    }
-    if (!listening) return;
-    if (!this.listenWanted) return listening.close();
-    this.listening = listening;
-    // Switches before the LISTEN took effect were not announced: the next query reads the pointers.
-    this.announced = true;
+  /** Listens for announced feed switches, where storage announces them (PostgreSQL). */
+  listen(onError: (error: unknown) => void, retryMs = 1000): Promise<void> {
+    return this.announcements.listen(onError, retryMs);
   }
 
   async stop(): Promise<void> {
-    this.listenWanted = false;
-    clearTimeout(this.listenRetry);
-    const listening = this.listening;
-    this.listening = undefined;
-    this.announced = true;
-    await listening?.close();
+    await this.announcements.stop();
   }
 
   private refresh(): Promise<void> {
     if (!this.running) {
-      // Cleared before the pointers are read: an announcement arriving during the read sets it again.
-      this.announced = false;
+      this.announcements.readStarted();
       this.running = this.run()
         .catch((error: unknown) => {
-          this.announced = true;
+          this.announcements.markPending();
           throw error;
         })
         .finally(() => {
@@ -179,7 +141,7 @@ export class AdvisoryIndex {
       const records = await this.advisories.recordsByRowIds(page.hits.map((hit) => hit.rowId));
       // A row purged since the catch-up: a newer generation switched in (perhaps not yet announced); read again.
       if (page.hits.some((hit) => !records.has(hit.rowId))) {
-        this.announced = true;
+        this.announcements.markPending();
         continue;
       }
       return {
