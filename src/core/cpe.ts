@@ -32,6 +32,13 @@ export const ANY = '*';
 /** The logical value NA (not applicable) as stored in a {@link Wfn}. */
 export const NA = '-';
 
+/** `api.CPE` as the API sends it: the 11 attributes as WFN strings (`*` ANY, `-` NA, specials quoted). */
+export const cpeStruct = (wfn: Wfn): Record<CpeAttribute, string> =>
+  Object.fromEntries(CPE_ATTRIBUTES.map((attribute) => [attribute, wfn[attribute] ?? ANY])) as Record<
+    CpeAttribute,
+    string
+  >;
+
 /** NISTIR 7696 attribute comparison result. UNDEFINED: the target itself holds wildcards. */
 export type Relation = 'SUPERSET' | 'SUBSET' | 'EQUAL' | 'DISJOINT' | 'UNDEFINED';
 

@@ -5,7 +5,7 @@
  * columns the official CLI's offline import reads (`vendor` … `other` as WFN values, `cpe23Uri`).
  * The backup worker thread loads this module by its URL (INDEX_SOURCE_MODULE) to build its source.
  */
-import { ANY, CPE_ATTRIBUTES, parseCpe, type Wfn } from '../core/cpe.js';
+import { CPE_ATTRIBUTES, cpeStruct, parseCpe } from '../core/cpe.js';
 import type { BackupSource } from '../backup/sources.js';
 import { V3_INDEXES } from '../backup/sources.js';
 import { CpeCveIndex } from '../search/cpe-cves/cpe-cve-index.js';
@@ -17,10 +17,6 @@ const WRITER_ROWS = 500_000;
 
 export const INDEX_SOURCE_MODULE = import.meta.url;
 
-/** `api.CPE` as /v3/search/cpe sends it: the 11 attributes as WFN strings. */
-const cpeStructOf = (wfn: Wfn): Record<string, string> =>
-  Object.fromEntries(CPE_ATTRIBUTES.map((attribute) => [attribute, wfn[attribute] ?? ANY]));
-
 export async function* cpeCveRecords(storage: Storage): AsyncIterable<unknown> {
   const index = new CpeCveIndex(storage.knowledge, { maxRows: WRITER_ROWS });
   let after: string | undefined;
@@ -31,7 +27,7 @@ export async function* cpeCveRecords(storage: Storage): AsyncIterable<unknown> {
     const cves = await index.cvesOfNames(cpes, false);
     for (let i = 0; i < cpes.length; i++) {
       const cpe = cpes[i]!;
-      const struct = cpeStructOf(parseCpe(cpe));
+      const struct = cpeStruct(parseCpe(cpe));
       yield { cpe, cpe_struct: struct, cves: cves[i] ?? [], ...flatColumns(struct), cpe23Uri: cpe };
     }
     if (names.length < PAGE) return;
@@ -39,18 +35,7 @@ export async function* cpeCveRecords(storage: Storage): AsyncIterable<unknown> {
   }
 }
 
-const FLAT = [
-  'vendor',
-  'product',
-  'version',
-  'update',
-  'edition',
-  'language',
-  'sw_edition',
-  'target_sw',
-  'target_hw',
-  'other',
-] as const;
+const FLAT = CPE_ATTRIBUTES.filter((attribute) => attribute !== 'part');
 
 const flatColumns = (struct: Record<string, string>) =>
   Object.fromEntries(FLAT.map((attribute) => [attribute, struct[attribute]]));

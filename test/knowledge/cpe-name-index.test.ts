@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANY, formatCpe23, NA, quoteWfnValue, type Wfn } from '../../src/core/cpe.js';
+import { ANY, CPE_ATTRIBUTES, formatCpe23, NA, quoteWfnValue, type Wfn } from '../../src/core/cpe.js';
 import { CpeNameIndex } from '../../src/search/cpe-names/index.js';
 import {
   createStorage,
@@ -44,21 +44,7 @@ const nameSpec: fc.Arbitrary<NameSpec> = fc.record({
 
 /** The name as published: sometimes in upper case (the id is always lower case). */
 function cpeOf(spec: NameSpec): string {
-  const wfn = Object.fromEntries(
-    [
-      'part',
-      'vendor',
-      'product',
-      'version',
-      'update',
-      'edition',
-      'language',
-      'sw_edition',
-      'target_sw',
-      'target_hw',
-      'other',
-    ].map((attribute) => [attribute, ANY]),
-  ) as Wfn;
+  const wfn = Object.fromEntries(CPE_ATTRIBUTES.map((attribute) => [attribute, ANY])) as Wfn;
   wfn.part = spec.part;
   wfn.vendor = quoteWfnValue(spec.vendor);
   wfn.product = quoteWfnValue(spec.product);

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ANY, CPE_ATTRIBUTES, type Wfn } from '../../../core/cpe.js';
+import { cpeStruct } from '../../../core/cpe.js';
 import type { CpeNameIndex } from '../../../search/cpe-names/index.js';
 import type { AppContext } from '../../context.js';
 import { jsonStream } from '../../json-stream.js';
@@ -14,10 +14,6 @@ const querystring = Type.Object(
   ),
   { additionalProperties: false },
 );
-
-/** `api.CPE`: the 11 attributes as WFN strings (`*` ANY, `-` NA, specials backslash-quoted). */
-const cpeStruct = (wfn: Wfn) =>
-  Object.fromEntries(CPE_ATTRIBUTES.map((attribute) => [attribute, wfn[attribute] ?? ANY]));
 
 /** CVE ids on a page past which the body is streamed in slices rather than serialised at once. */
 const STREAM_ABOVE_CVES = 20_000;
