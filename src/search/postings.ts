@@ -1,5 +1,6 @@
 import { removeAll, RoaringBitmap32, type Bitmap } from './bitmap.js';
 import type { BucketKind } from './bucket-kind.js';
+import { yieldToLoop } from './slices.js';
 
 /**
  * Term → bitmap of record ids. Terms are interned to small ids so a record's term list is a
@@ -166,7 +167,7 @@ export class Postings {
     let total = 0;
     for (let start = 0; start < this.bitmaps.length; start += slice) {
       total += this.bitmapBytesOf(start, Math.min(this.bitmaps.length, start + slice));
-      await new Promise((resolve) => setImmediate(resolve));
+      await yieldToLoop();
     }
     return total;
   }

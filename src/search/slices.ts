@@ -1,3 +1,5 @@
+import { loopTurns } from './loop-turns.js';
+
 /**
  * Long work in slices, so rebuilding an index never holds a server's requests: `tick()` and
  * `due()` are cheap to call in a loop (the clock is read every so many calls), `yieldIfDue()`
@@ -5,7 +7,8 @@
  */
 export const SLICE_MS = 10;
 
-export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Waits for a later turn of the event loop in the process's queue. */
+export const yieldToLoop = (): Promise<void> => loopTurns.next();
 
 export class Slicer {
   private started = performance.now();
@@ -18,8 +21,9 @@ export class Slicer {
     return (++this.calls & 255) === 0 && performance.now() - this.started >= this.sliceMs;
   }
 
+  /** Waits for a later turn in the process's queue (requests and other slices go first in their order). */
   async pause(): Promise<void> {
-    await yieldToLoop();
+    await loopTurns.next();
     this.started = performance.now();
   }
 

@@ -1,5 +1,6 @@
 import { registerCpeSearch } from './routes/cpe-search/route.js';
 import { CpeNameIndex } from '../search/cpe-names/index.js';
+import { takeTurn } from '../search/loop-turns.js';
 import { FeedRegistry } from '../services/feed-registry.js';
 import { INDEX_SOURCE_MODULE, indexSources } from '../services/index-backups.js';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -77,6 +78,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     if (PUBLIC_PATHS.has(path) || path.startsWith(DOWNLOAD_PREFIX) || path.startsWith(PROCESS_STATUS_PREFIX)) return;
     await authenticate(request, reply);
     await limitRate(request, reply);
+    await takeTurn();
   });
   registerHealth(app, context);
   if (context.config.statusToken) registerProcessStatus(app, context.config.statusToken);

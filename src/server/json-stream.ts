@@ -1,14 +1,12 @@
 import { Readable } from 'node:stream';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { loopTurns } from '../search/loop-turns.js';
 
-/** Characters serialised between two checks of the clock. */
+/** Characters serialised between two checks of the loop's turn. */
 const CHUNK_CHARS = 1 << 16;
-/** Longest stretch of serialising between two yields to the event loop, in ms. */
-const SLICE_MS = 10;
 
 /**
  * The bytes `JSON.stringify({...head, [arrayKey]: items})` would give (`arrayKey` last), as a
- * stream that serialises the items a few at a time and yields to the event loop between slices:
+ * stream that serialises the items a few at a time and waits for the loop's next turn when this one is used up:
  * one JSON.stringify of a 15 MiB page would hold every other request for tens of milliseconds.
  */
 export function jsonStream(head: Record<string, unknown>, arrayKey: string, items: readonly unknown[]): Readable {
@@ -20,16 +18,13 @@ export function jsonStream(head: Record<string, unknown>, arrayKey: string, item
 /** Chunks are encoded here, inside the slices: a string chunk would be encoded at the socket, outside them. */
 async function* slices(prefix: string, items: readonly unknown[]): AsyncGenerator<Buffer> {
   let chunk = prefix;
-  let since = performance.now();
   for (let i = 0; i < items.length; i++) {
     chunk += (i > 0 ? ',' : '') + JSON.stringify(items[i]);
     if (chunk.length >= CHUNK_CHARS) {
       yield Buffer.from(chunk);
       chunk = '';
-      if (performance.now() - since >= SLICE_MS) {
-        await yieldToLoop();
-        since = performance.now();
-      }
+      const wait = loopTurns.admit();
+      if (wait !== undefined) await wait;
     }
   }
   yield Buffer.from(`${chunk}]}`);
