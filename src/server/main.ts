@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { expireObservations } from '../services/expiry.js';
+import { cpeCveIndexOf } from '../services/matching/name-cves.js';
 import { CpeNameIndex } from '../search/cpe-names/index.js';
 import { AdvisoryIndex } from '../search/advisories/advisory-index.js';
 import { IndexSync } from '../search/index-sync.js';
@@ -59,7 +60,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     clearInterval(sweeper);
     await context.hostIndex.stop();
     await context.advisoryIndex?.stop();
-    context.cpeNames?.stop();
+    await context.cpeNames?.stop();
+    await cpeCveIndexOf(context.storage).stop();
     await app?.close();
     await context.tokens.stop().catch(() => {});
     await context.storage.close();
@@ -72,6 +74,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     context.cpeNames?.start(config.indexPollMs, logError('CPE name index refresh failed'));
     await context.hostIndex.listen(logError('listening for change-log commits failed'));
     await context.advisoryIndex?.listen(logError('listening for advisory feed switches failed'));
+    await context.cpeNames?.listen(logError('listening for CPE name changes failed'));
+    await cpeCveIndexOf(context.storage).listen(logError('listening for knowledge changes failed'));
     context.tokens.start(60_000, logError('token last-use flush failed'));
     const sweep = async () => {
       await context.hostIndex.refresh();

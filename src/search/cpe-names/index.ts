@@ -1,6 +1,7 @@
 import type { CpeNameSearch, KnowledgeRepository } from '../../storage/index.js';
 import { NameDelta } from './delta.js';
 import { allNames, type CpeNameMatch, type CpeNamePage, searchNames } from './evaluate.js';
+import { Announcements } from '../announcements.js';
 import { Slicer } from '../slices.js';
 import { type NameSnapshot, NameSnapshotBuilder } from './snapshot.js';
 
@@ -32,6 +33,10 @@ interface State {
 export class CpeNameIndex {
   private state: State | undefined;
   private appliedSeq = 0;
+  /** Commits that changed names, as storage announces them (PostgreSQL). */
+  private readonly announcements: Announcements;
+  /** The latest catch-up, which a query waits for when nothing was announced since it began. */
+  private latest: Promise<void> = Promise.resolve();
   /** State changes run one after another. */
   private tail: Promise<unknown> = Promise.resolve();
   private pendingCatchUp: Promise<void> | undefined;
@@ -49,6 +54,7 @@ export class CpeNameIndex {
     this.rebuildAt = options.rebuildAt ?? 20_000;
     this.replayAtMost = options.replayAtMost ?? 50_000;
     this.sliceMs = options.sliceMs ?? 15;
+    this.announcements = new Announcements((handlers) => knowledge.watchChanges(handlers));
   }
 
   /** Builds from the table (the first catch-up builds too; this is for a server's start). */
@@ -61,19 +67,32 @@ export class CpeNameIndex {
    * start share it; one arriving after it started gets the next.
    */
   catchUp(): Promise<void> {
+    if (this.state && this.announcements.quiet) return this.latest;
     if (!this.pendingCatchUp) {
       const run = this.exclusive(async () => {
         this.pendingCatchUp = undefined;
-        await this.applyLog();
+        this.announcements.readStarted();
+        try {
+          await this.applyLog();
+        } catch (error) {
+          this.announcements.markPending();
+          throw error;
+        }
       });
       this.pendingCatchUp = run;
+      this.latest = run;
     }
     return this.pendingCatchUp;
   }
 
+  /** Listens for announced name changes, where storage announces them (PostgreSQL): quiet queries read nothing. */
+  listen(onError: (error: unknown) => void, retryMs = 1000): Promise<void> {
+    return this.announcements.listen(onError, retryMs);
+  }
+
   /** Catches up every `intervalMs` until stopped, so a large change is rebuilt before a search waits for it. */
   start(intervalMs: number, onError: (error: unknown) => void): void {
-    this.stop();
+    clearTimeout(this.timer);
     const tick = () => {
       this.catchUp()
         .catch(onError)
@@ -84,9 +103,10 @@ export class CpeNameIndex {
     this.timer = setTimeout(tick, intervalMs).unref();
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
+    await this.announcements.stop();
   }
 
   /** The exact total and one page of the names matching `search`, as of now. */

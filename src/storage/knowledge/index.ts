@@ -1,6 +1,7 @@
 import { parseCpe } from '../../core/cpe.js';
 import type { CveApplicability } from '../../core/applicability/types.js';
-import type { Database } from '../database.js';
+import type { Database, Listening, ListenHandlers } from '../database.js';
+import { KNOWLEDGE_CHANGES_CHANNEL } from './channel.js';
 import { aliasesOf, upsertAliases } from './aliases.js';
 import {
   applicabilityOf,
@@ -129,6 +130,14 @@ export class KnowledgeRepository {
     pageSize = this.db.engine === 'postgres' ? 10_000 : 500,
   ): AsyncIterable<StoredCriterion[]> {
     return productCriteria(this.db, product, pageSize);
+  }
+
+  /**
+   * Where storage announces commits (PostgreSQL): calls `handlers.notified` after each commit that
+   * changed CPE names or product criteria; undefined where it cannot (SQLite).
+   */
+  async watchChanges(handlers: ListenHandlers): Promise<Listening | undefined> {
+    return this.db.listen?.(KNOWLEDGE_CHANGES_CHANNEL, handlers);
   }
 
   /** The products whose criteria changed after generation `after` (see product-changes.ts). */

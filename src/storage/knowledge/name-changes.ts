@@ -3,8 +3,9 @@
  * in commit order (every writer holds the knowledge lock). A reader re-reads those names to learn
  * their state; the log keeps the newest NAME_LOG_KEEP entries, and a reader further behind rebuilds.
  */
-import type { Sql } from '../database.js';
+import { announce, type Sql } from '../database.js';
 import { chunks, placeholders } from '../advisories/sql-lists.js';
+import { KNOWLEDGE_CHANGES_CHANNEL } from './channel.js';
 import type { CpeNameChange, CpeNameRow } from './types.js';
 
 /** Entries kept: a reader behind by more rebuilds from cpe_names instead. */
@@ -20,6 +21,7 @@ export async function logNameChanges(tx: Sql, ids: readonly string[]): Promise<v
   }
   const newest = await latestNameChange(tx);
   if (newest > NAME_LOG_KEEP) await tx.run(`DELETE FROM cpe_name_changes WHERE seq <= ?`, [newest - NAME_LOG_KEEP]);
+  await announce(tx, KNOWLEDGE_CHANGES_CHANNEL);
 }
 
 /** The newest log sequence number (0: none). */

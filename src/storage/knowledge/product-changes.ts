@@ -5,8 +5,9 @@
  * row up to G. Only the last {@link PRODUCT_CHANGES_KEPT} generations are kept: a reader further
  * behind treats every product as changed.
  */
-import type { Sql } from '../database.js';
+import { announce, type Sql } from '../database.js';
 import { chunks } from '../advisories/sql-lists.js';
+import { KNOWLEDGE_CHANGES_CHANNEL } from './channel.js';
 
 export const PRODUCT_CHANGES_KEPT = 10_000;
 
@@ -19,6 +20,7 @@ export async function logProductChanges(tx: Sql, generation: number, productKeys
     );
   }
   await tx.run(`DELETE FROM knowledge_product_changes WHERE generation <= ?`, [generation - PRODUCT_CHANGES_KEPT]);
+  await announce(tx, KNOWLEDGE_CHANGES_CHANNEL);
 }
 
 export interface ProductChanges {
