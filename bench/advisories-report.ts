@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ClassRun } from './class-load.js';
 import type { LoadResult } from './http-load.js';
-import type { ServerLoopDelay } from './loop-delay.js';
+import { gcMaxText, type ServerLoopDelay, type WorkerStatus } from './loop-delay.js';
 import { classTargets, sumTargets, type Target, verdict } from './targets.js';
 
 export interface AdvisoryQueryFigures extends ClassRun {
@@ -203,8 +203,7 @@ function targetsSummary(r: AdvisoryBenchResult): string {
   return `Class targets met: ${met} of ${total}.`;
 }
 
-/** The longest GC pause any worker reported during the class's c=32 run ('' when the server does not report it). */
-function gcMax(q: { loop: { workers: Array<{ maxGcMs?: number }> } }): string {
-  const pauses = q.loop.workers.flatMap((w) => (w.maxGcMs !== undefined ? [w.maxGcMs] : []));
-  return pauses.length > 0 ? ms(Math.max(...pauses)) : '';
+/** The longest GC pause any worker reported during the class's c=32 run, with its kind. */
+function gcMax(q: { loop: { workers: WorkerStatus[] } }): string {
+  return gcMaxText(q.loop.workers, ms);
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ClassRun } from './class-load.js';
 import type { LoadResult } from './http-load.js';
+import { gcMaxText, type WorkerStatus } from './loop-delay.js';
 import type { DatabaseSize } from './server.js';
 import { classTargets, sumTargets, type Target, verdict } from './targets.js';
 
@@ -315,8 +316,7 @@ function memoryVerdict(m: SearchMemory): string {
   return `${worst <= 1.5e9 ? 'met' : 'not met'} (indexes ${n(m.indexBytes / 2 ** 20)} MiB, heap + external growth ${n(m.engineHeapBytes / 2 ** 20)} MiB; worker RSS ${m.workerRssMiB.map((x) => n(x)).join(' / ')} MiB)`;
 }
 
-/** The longest GC pause any worker reported during the class's c=32 run ('' when the server does not report it). */
-function gcMax(q: { loop: { workers: Array<{ maxGcMs?: number }> } }): string {
-  const pauses = q.loop.workers.flatMap((w) => (w.maxGcMs !== undefined ? [w.maxGcMs] : []));
-  return pauses.length > 0 ? ms(Math.max(...pauses)) : '';
+/** The longest GC pause any worker reported during the class's c=32 run, with its kind. */
+function gcMax(q: { loop: { workers: WorkerStatus[] } }): string {
+  return gcMaxText(q.loop.workers, ms);
 }

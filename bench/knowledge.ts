@@ -215,6 +215,7 @@ async function* cveItems(model: KnowledgeModel, count: number, now: number): Asy
 function checkDisk(dir: string, options: Options): void {
   // Generous: ~8 KiB per CVE (record, applicability, criteria) and ~700 B per name, plus the scan files.
   const needed = options.cves * 8192 + options.names * 700 + 200 * 2 ** 20;
+  fs.mkdirSync(dir, { recursive: true });
   const stats = fs.statfsSync(dir);
   const free = stats.bavail * stats.bsize;
   if (free < needed)

@@ -13,6 +13,8 @@ export interface WorkerStatus {
   p99DelayMs: number;
   /** The longest garbage-collection pause in the same window (absent from servers that do not report it). */
   maxGcMs?: number;
+  /** Its kind: minor (scavenge), major (mark-compact), incremental or weak_callbacks. */
+  maxGcKind?: string;
   rssMiB: number;
 }
 
@@ -27,7 +29,7 @@ export interface ServerLoopDelay {
 interface StatusBody {
   pid: number;
   event_loop_delay: { resolution_ms: number; max_ms: number; p99_ms: number };
-  gc?: { max_ms: number };
+  gc?: { max_ms: number; max_ms_by_kind?: Record<string, number> };
   memory: { rss_bytes: number };
 }
 
@@ -69,6 +71,18 @@ async function everyWorker(
   return seen;
 }
 
+function longestKind(byKind: Record<string, number>): string | undefined {
+  const longest = Object.entries(byKind).sort((a, b) => b[1] - a[1])[0];
+  return longest?.[0];
+}
+
+/** The longest GC pause any worker reported, with its kind ('' when the server does not report it). */
+export function gcMaxText(workers: readonly WorkerStatus[], format: (ms: number) => string): string {
+  const longest = workers.filter((w) => w.maxGcMs !== undefined).sort((a, b) => (b.maxGcMs ?? 0) - (a.maxGcMs ?? 0))[0];
+  if (!longest) return '';
+  return `${format(longest.maxGcMs!)}${longest.maxGcKind ? ` (${longest.maxGcKind})` : ''}`;
+}
+
 /** Clears every worker's event-loop histogram (a class starts from zero). */
 export async function resetLoopDelay(baseUrl: string, token: string, workers: number): Promise<void> {
   await everyWorker(baseUrl, token, 'POST', '/process/status/reset', workers);
@@ -83,6 +97,7 @@ export async function readLoopDelay(baseUrl: string, token: string, workers: num
       maxDelayMs: Math.max(0, body.event_loop_delay.max_ms - body.event_loop_delay.resolution_ms),
       p99DelayMs: Math.max(0, body.event_loop_delay.p99_ms - body.event_loop_delay.resolution_ms),
       ...(body.gc ? { maxGcMs: body.gc.max_ms } : {}),
+      ...(body.gc?.max_ms_by_kind ? { maxGcKind: longestKind(body.gc.max_ms_by_kind) } : {}),
       rssMiB: body.memory.rss_bytes / 2 ** 20,
     }),
   );

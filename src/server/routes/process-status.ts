@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '../../core/errors.js';
 
@@ -8,6 +8,14 @@ export const PROCESS_STATUS_PREFIX = '/process/';
 /** Fine enough that a 50 ms stall shows as one (Node's default is 10 ms). */
 const RESOLUTION_MS = 5;
 
+const GC_KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak_callbacks',
+};
+
+const round = (value: number) => Math.round(value * 100) / 100;
 const ms = (nanoseconds: number) => Math.round((nanoseconds / 1e6) * 100) / 100;
 
 /**
@@ -21,12 +29,14 @@ export function registerProcessStatus(app: FastifyInstance, statusToken: string)
   delay.enable();
   let since = Date.now();
   // Garbage-collection pauses also stall the loop: counted apart so a stall can be told from a slow request.
-  const gc = { count: 0, totalMs: 0, maxMs: 0 };
+  const gc = { count: 0, totalMs: 0, maxMs: 0, maxByKind: {} as Record<string, number> };
   const gcObserver = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       gc.count++;
       gc.totalMs += entry.duration;
       gc.maxMs = Math.max(gc.maxMs, entry.duration);
+      const kind = GC_KINDS[(entry as { detail?: { kind?: number } }).detail?.kind ?? -1] ?? 'other';
+      gc.maxByKind[kind] = Math.max(gc.maxByKind[kind] ?? 0, round(entry.duration));
     }
   });
   gcObserver.observe({ entryTypes: ['gc'] });
@@ -53,7 +63,12 @@ export function registerProcessStatus(app: FastifyInstance, statusToken: string)
         p50_ms: ms(delay.percentile(50)),
         samples: delay.count,
       },
-      gc: { pauses: gc.count, total_ms: Math.round(gc.totalMs * 100) / 100, max_ms: Math.round(gc.maxMs * 100) / 100 },
+      gc: {
+        pauses: gc.count,
+        total_ms: round(gc.totalMs),
+        max_ms: round(gc.maxMs),
+        max_ms_by_kind: { ...gc.maxByKind },
+      },
       memory: { rss_bytes: memory.rss, heap_used_bytes: memory.heapUsed, external_bytes: memory.external },
     };
   };
@@ -61,7 +76,7 @@ export function registerProcessStatus(app: FastifyInstance, statusToken: string)
   app.post(`${PROCESS_STATUS_PREFIX}status/reset`, { preHandler: authorise }, async () => {
     const before = status();
     delay.reset();
-    Object.assign(gc, { count: 0, totalMs: 0, maxMs: 0 });
+    Object.assign(gc, { count: 0, totalMs: 0, maxMs: 0, maxByKind: {} });
     since = Date.now();
     return before;
   });
