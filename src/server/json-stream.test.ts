@@ -20,7 +20,21 @@ describe('jsonStream', () => {
     [{ _benchmark: 0.001, _meta: { total: 2, order: 'asc' } }, [{ a: 'é"\\' }, null, 3]],
     [{ _benchmark: 1e-7, _meta: {} }, big],
   ])('gives the bytes of JSON.stringify (head %#)', async (head, items) => {
-    expect(await text(jsonStream(head, 'data', items))).toBe(JSON.stringify({ ...head, data: items }));
+    expect(await text(jsonStream(head, 'data', items as unknown[]))).toBe(JSON.stringify({ ...head, data: items }));
+  });
+});
+
+describe('jsonStream with items encoded in pieces', () => {
+  it.each([0, 1, 2, 5000])('passes byte pieces through in place (%i items)', async (count) => {
+    const items = Array.from({ length: count }, (_, i) => ({ cpe: `n${i}`, cves: [`CVE-2024-${i}`, 'é'] }));
+    const encode = (item: (typeof items)[number]) => [
+      `{"cpe":${JSON.stringify(item.cpe)},"cves":`,
+      Buffer.from(JSON.stringify(item.cves)),
+      '}',
+    ];
+    expect(await text(jsonStream({ _meta: { n: count } }, 'data', items, encode))).toBe(
+      JSON.stringify({ _meta: { n: count }, data: items }),
+    );
   });
 });
 

@@ -9,20 +9,42 @@ const CHUNK_CHARS = 1 << 16;
  * stream that serialises the items a few at a time and waits for the loop's next turn when this one is used up:
  * one JSON.stringify of a 15 MiB page would hold every other request for tens of milliseconds.
  */
-export function jsonStream(head: Record<string, unknown>, arrayKey: string, items: readonly unknown[]): Readable {
+export function jsonStream<T>(
+  head: Record<string, unknown>,
+  arrayKey: string,
+  items: readonly T[],
+  encode: ItemEncoder<T> = JSON.stringify,
+): Readable {
   const opening = JSON.stringify(head);
   const prefix = `${opening.slice(0, -1)}${opening.length > 2 ? ',' : ''}${JSON.stringify(arrayKey)}:[`;
-  return Readable.from(slices(prefix, items), { objectMode: false });
+  return Readable.from(slices(prefix, items, encode), { objectMode: false });
 }
 
+/** An item's JSON: a string, or pieces of it where bytes already encoded are passed through. */
+export type ItemEncoder<T> = (item: T) => string | Array<string | Uint8Array>;
+
 /** Chunks are encoded here, inside the slices: a string chunk would be encoded at the socket, outside them. */
-async function* slices(prefix: string, items: readonly unknown[]): AsyncGenerator<Buffer> {
+async function* slices<T>(prefix: string, items: readonly T[], encode: ItemEncoder<T>): AsyncGenerator<Uint8Array> {
   let chunk = prefix;
+  let bytes = 0;
   for (let i = 0; i < items.length; i++) {
-    chunk += (i > 0 ? ',' : '') + JSON.stringify(items[i]);
-    if (chunk.length >= CHUNK_CHARS) {
-      yield Buffer.from(chunk);
+    if (i > 0) chunk += ',';
+    const encoded = encode(items[i]!);
+    if (typeof encoded === 'string') chunk += encoded;
+    else
+      for (const piece of encoded) {
+        if (typeof piece === 'string') chunk += piece;
+        else {
+          if (chunk.length > 0) yield Buffer.from(chunk);
+          chunk = '';
+          yield piece;
+          bytes += piece.byteLength;
+        }
+      }
+    if (chunk.length + bytes >= CHUNK_CHARS) {
+      if (chunk.length > 0) yield Buffer.from(chunk);
       chunk = '';
+      bytes = 0;
       const wait = loopTurns.admit();
       if (wait !== undefined) await wait;
     }

@@ -10,6 +10,7 @@ import type { Wfn } from '../../core/cpe.js';
 import type { NameLookup } from '../../core/applicability/index-keys.js';
 import type { CveApplicability, IndexedCriterion } from '../../core/applicability/types.js';
 import { RoaringBitmap32, type Bitmap } from '../bitmap.js';
+import { CveJsonTable, type CveList, tableList } from './cve-list.js';
 import { fastCriterionOf, type FastCriterion } from './fast-criteria.js';
 import { IntervalStabbing, type KeyInterval } from './interval-stabbing.js';
 import { mayCover, slowCriteriaOf, type SlowCriterion } from './slow-criteria.js';
@@ -44,6 +45,7 @@ export interface ProductSource {
 
 export class ProductCves {
   private readonly remembered = new Map<string, { vulnerable: number[]; other: number[] }>();
+  private jsonTable: CveJsonTable | undefined;
 
   private constructor(
     readonly identity: ProductIdentity,
@@ -98,6 +100,28 @@ export class ProductCves {
    * vendor and product must be this product's and concrete.
    */
   async cvesOf(name: Wfn, cpe: string, lookup: NameLookup, vulnerableOnly: boolean, slicer: Slicer): Promise<string[]> {
+    return (await this.cveListOf(name, cpe, lookup, vulnerableOnly, slicer)).ids();
+  }
+
+  /** The same CVEs as a list that writes its JSON from the product's id table. */
+  async cveListOf(
+    name: Wfn,
+    cpe: string,
+    lookup: NameLookup,
+    vulnerableOnly: boolean,
+    slicer: Slicer,
+  ): Promise<CveList> {
+    this.jsonTable ??= CveJsonTable.of(this.cveIds);
+    return tableList(this.jsonTable, this.cveIds, await this.localsOf(name, cpe, lookup, vulnerableOnly, slicer));
+  }
+
+  private async localsOf(
+    name: Wfn,
+    cpe: string,
+    lookup: NameLookup,
+    vulnerableOnly: boolean,
+    slicer: Slicer,
+  ): Promise<Uint32Array> {
     const parts: Bitmap[] = [];
     const extra: number[] = [];
     const keyed = vulnerableOnly ? [this.vulnerable] : [this.vulnerable, this.other];
@@ -119,10 +143,7 @@ export class ProductCves {
     if (!vulnerableOnly) extra.push(...slow.other);
     const union = RoaringBitmap32.orMany(parts);
     if (extra.length > 0) union.addMany(extra);
-    const values = union.toUint32Array();
-    const out = new Array<string>(values.length);
-    for (let i = 0; i < values.length; i++) out[i] = this.cveIds[values[i]!]!;
-    return out;
+    return union.toUint32Array();
   }
 
   private async slowOf(

@@ -8,6 +8,7 @@
 import { applicabilityCoversName } from '../../core/applicability/criterion.js';
 import { parseCpe } from '../../core/cpe.js';
 import { CpeCveIndex } from '../../search/cpe-cves/cpe-cve-index.js';
+import { type CveList, stringList } from '../../search/cpe-cves/cve-list.js';
 import type { Storage } from '../../storage/index.js';
 
 const indexes = new WeakMap<Storage, CpeCveIndex>();
@@ -27,12 +28,21 @@ export async function cvesOfNames(
   cpes: readonly string[],
   vulnerableOnly: boolean,
 ): Promise<string[][]> {
-  const indexed = await cpeCveIndexOf(storage).cvesOfNames(cpes, vulnerableOnly);
+  return (await cveListsOfNames(storage, cpes, vulnerableOnly)).map((list) => list.ids());
+}
+
+/** The same answers as lists that write their JSON without a string per CVE (for large pages). */
+export async function cveListsOfNames(
+  storage: Storage,
+  cpes: readonly string[],
+  vulnerableOnly: boolean,
+): Promise<CveList[]> {
+  const indexed = await cpeCveIndexOf(storage).cveListsOfNames(cpes, vulnerableOnly);
   const rest = cpes.filter((_, i) => indexed[i] === undefined);
-  if (rest.length === 0) return indexed as string[][];
+  if (rest.length === 0) return indexed as CveList[];
   const evaluated = await cvesOfNamesByEvaluation(storage, rest, vulnerableOnly);
   let next = 0;
-  return indexed.map((cves) => cves ?? evaluated[next++]!);
+  return indexed.map((list) => list ?? stringList(evaluated[next++]!));
 }
 
 /**

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { cpeStruct } from '../../../core/cpe.js';
 import type { CpeNameIndex } from '../../../search/cpe-names/index.js';
 import type { AppContext } from '../../context.js';
-import { jsonStream } from '../../json-stream.js';
+import { type ItemEncoder, jsonStream } from '../../json-stream.js';
 import { benchmarkSeconds } from '../../plugins/timing.js';
 import { CPE_SEARCH_CLIENT_PARAMETERS, CPE_SEARCH_PARAMETERS, parseCpeSearch } from './query.js';
 import { searchCpe } from './search.js';
@@ -48,10 +48,22 @@ export function registerCpeSearch(app: FastifyInstance, context: AppContext, nam
           last_item: found.names.length > 0 ? firstItem + found.names.length - 1 : 0,
         },
       };
-      const data = found.names.map((name) => ({ cpe: name.cpe, cpe_struct: cpeStruct(name.wfn), cves: name.cves }));
       const cves = found.names.reduce((sum, name) => sum + name.cves.length, 0);
-      if (cves <= STREAM_ABOVE_CVES) return { ...head, data };
-      return reply.type('application/json; charset=utf-8').send(jsonStream(head, 'data', data));
+      if (cves <= STREAM_ABOVE_CVES) {
+        const data = found.names.map((name) => ({
+          cpe: name.cpe,
+          cpe_struct: cpeStruct(name.wfn),
+          cves: name.cves.ids(),
+        }));
+        return { ...head, data };
+      }
+      // The CVE lists pass through as bytes written from each product's id table.
+      const encode: ItemEncoder<(typeof found.names)[number]> = (name) => [
+        `{"cpe":${JSON.stringify(name.cpe)},"cpe_struct":${JSON.stringify(cpeStruct(name.wfn))},"cves":`,
+        name.cves.json(),
+        '}',
+      ];
+      return reply.type('application/json; charset=utf-8').send(jsonStream(head, 'data', found.names, encode));
     },
   );
 }

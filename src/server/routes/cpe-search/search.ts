@@ -1,12 +1,13 @@
 import { parseCpe, type Wfn } from '../../../core/cpe.js';
 import type { CpeNameIndex } from '../../../search/cpe-names/index.js';
-import { cvesOfNames } from '../../../services/matching/name-cves.js';
+import type { CveList } from '../../../search/cpe-cves/cve-list.js';
+import { cveListsOfNames } from '../../../services/matching/name-cves.js';
 import type { CpeNameSearch, Storage } from '../../../storage/index.js';
 import type { CpeSearchQuery } from './query.js';
 
 export interface CpeSearchResult {
   total: number;
-  names: Array<{ cpe: string; wfn: Wfn; cves: string[] }>;
+  names: Array<{ cpe: string; wfn: Wfn; cves: CveList }>;
 }
 
 /** The name search (one page, exact total) a CPE search query asks the name index for. */
@@ -27,7 +28,7 @@ export async function searchCpe(
   query: CpeSearchQuery,
 ): Promise<CpeSearchResult> {
   const found = await names.search(nameSearchOf(query));
-  const cves = await cvesOfNames(
+  const cves = await cveListsOfNames(
     storage,
     found.names.map((name) => name.cpe),
     query.isVulnerable,
