@@ -1,5 +1,5 @@
 /**
- * A CPE search page listing more CVE links than the route serialises at once (20,000) is streamed
+ * A CPE search page listing more CVE links than the route serialises at once (2,000) is streamed
  * with each name's CVE list written from its product's id table: the body must be the same JSON,
  * ids ascending, as the evaluation of every candidate criterion gives.
  */
@@ -10,7 +10,7 @@ import { writeOf } from '../search/cpe-cves/random-knowledge.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engineCases } from '../support/engines.js';
 
-const CVES = 10_500;
+const CVES = 1_500;
 const NAMES = ['1.0', '2.0', '3.0'].map((version) => `cpe:2.3:a:acme:big:${version}:*:*:*:*:*:*:*`);
 
 /** CVE i is vulnerable below version 1 + i mod 3 (so names share some CVEs and not others). */
@@ -63,7 +63,7 @@ describe.each(engineCases())('GET /v3/search/cpe streamed page ($name)', (engine
     );
     expect(status).toBe(200);
     const expected = await cvesOfNamesByEvaluation(t.storage, NAMES, vulnerableOnly);
-    expect(expected.reduce((sum, cves) => sum + cves.length, 0)).toBeGreaterThan(20_000);
+    expect(expected.reduce((sum, cves) => sum + cves.length, 0)).toBeGreaterThan(2_000);
     expect(body._meta.total_documents).toBe(3);
     expect(body.data.map((row: { cpe: string }) => row.cpe)).toEqual(NAMES);
     expect(body.data.map((row: { cves: string[] }) => row.cves)).toEqual(expected);

@@ -15,8 +15,8 @@ const querystring = Type.Object(
   { additionalProperties: false },
 );
 
-/** CVE ids on a page past which the body is streamed in slices rather than serialised at once. */
-const STREAM_ABOVE_CVES = 20_000;
+/** CVE ids on a page past which the body is streamed, its lists copied as bytes, rather than serialised at once. */
+const STREAM_ABOVE_CVES = 2_000;
 
 export function registerCpeSearch(app: FastifyInstance, context: AppContext, names: CpeNameIndex): void {
   app.get(
