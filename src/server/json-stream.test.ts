@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { jsonStream } from './json-stream.js';
+import { jsonBuffer, jsonStream } from './json-stream.js';
 import { registerResponseHeaders } from './plugins/response-headers.js';
 
 async function text(stream: NodeJS.ReadableStream): Promise<string> {
@@ -21,6 +21,7 @@ describe('jsonStream', () => {
     [{ _benchmark: 1e-7, _meta: {} }, big],
   ])('gives the bytes of JSON.stringify (head %#)', async (head, items) => {
     expect(await text(jsonStream(head, 'data', items as unknown[]))).toBe(JSON.stringify({ ...head, data: items }));
+    expect(jsonBuffer(head, 'data', items as unknown[]).toString()).toBe(JSON.stringify({ ...head, data: items }));
   });
 });
 
@@ -32,9 +33,9 @@ describe('jsonStream with items encoded in pieces', () => {
       Buffer.from(JSON.stringify(item.cves)),
       '}',
     ];
-    expect(await text(jsonStream({ _meta: { n: count } }, 'data', items, encode))).toBe(
-      JSON.stringify({ _meta: { n: count }, data: items }),
-    );
+    const expected = JSON.stringify({ _meta: { n: count }, data: items });
+    expect(await text(jsonStream({ _meta: { n: count } }, 'data', items, encode))).toBe(expected);
+    expect(jsonBuffer({ _meta: { n: count } }, 'data', items, encode).toString()).toBe(expected);
   });
 });
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { cpeStruct } from '../../../core/cpe.js';
 import type { CpeNameIndex } from '../../../search/cpe-names/index.js';
 import type { AppContext } from '../../context.js';
-import { type ItemEncoder, jsonStream } from '../../json-stream.js';
+import { type ItemEncoder, jsonBuffer, jsonStream } from '../../json-stream.js';
 import { benchmarkSeconds } from '../../plugins/timing.js';
 import { CPE_SEARCH_CLIENT_PARAMETERS, CPE_SEARCH_PARAMETERS, parseCpeSearch } from './query.js';
 import { searchCpe } from './search.js';
@@ -15,8 +15,10 @@ const querystring = Type.Object(
   { additionalProperties: false },
 );
 
-/** CVE ids on a page past which the body is streamed, its lists copied as bytes, rather than serialised at once. */
-const STREAM_ABOVE_CVES = 2_000;
+/** CVE ids on a page past which the lists are copied as bytes from the product tables, not serialised as strings. */
+const BYTES_ABOVE_CVES = 2_000;
+/** CVE ids on a page (about 1.6 MiB) past which the body is streamed, taking loop turns between chunks. */
+const STREAM_ABOVE_CVES = 100_000;
 
 export function registerCpeSearch(app: FastifyInstance, context: AppContext, names: CpeNameIndex): void {
   app.get(
@@ -49,7 +51,7 @@ export function registerCpeSearch(app: FastifyInstance, context: AppContext, nam
         },
       };
       const cves = found.names.reduce((sum, name) => sum + name.cves.length, 0);
-      if (cves <= STREAM_ABOVE_CVES) {
+      if (cves <= BYTES_ABOVE_CVES) {
         const data = found.names.map((name) => ({
           cpe: name.cpe,
           cpe_struct: cpeStruct(name.wfn),
@@ -63,7 +65,9 @@ export function registerCpeSearch(app: FastifyInstance, context: AppContext, nam
         name.cves.json(),
         '}',
       ];
-      return reply.type('application/json; charset=utf-8').send(jsonStream(head, 'data', found.names, encode));
+      reply.type('application/json; charset=utf-8');
+      if (cves <= STREAM_ABOVE_CVES) return reply.send(jsonBuffer(head, 'data', found.names, encode));
+      return reply.send(jsonStream(head, 'data', found.names, encode));
     },
   );
 }
