@@ -15,8 +15,8 @@ import { unquoteWfnValue, type Wfn } from '../../core/cpe.js';
 import { versionOfWfn } from '../../core/version/cpe-version.js';
 import { intersectAll, RoaringBitmap32, type Bitmap } from '../bitmap.js';
 import { answerOf, CpeCriteria } from './cpe-criteria.js';
-import { compileCriterion, type CriterionRule } from './criterion-rule.js';
-import { compileEntry, type EntryRule } from './entry-rule.js';
+import { compileCriterion } from './criterion-rule.js';
+import { compileEntry } from './entry-rule.js';
 import {
   buildGroup,
   criteriaCovering,
@@ -31,8 +31,6 @@ interface Item {
   slot: number;
   entry?: MatchEntry;
   criterion?: MatchCriterion;
-  entryRule?: EntryRule;
-  criterionRule?: CriterionRule;
 }
 
 /** Where an item is indexed; derived from its entry or criterion when added and again when deleted. */
@@ -125,16 +123,8 @@ export class AdvisoryMatchIndex {
     isCriterion: (item) => this.item(item).criterion !== undefined,
     entry: (item) => this.item(item).entry!,
     criterion: (item) => this.item(item).criterion!,
-    entryRule: (item) => {
-      const held = this.item(item);
-      held.entryRule ??= compileEntry(held.entry!);
-      return held.entryRule;
-    },
-    criterionRule: (item) => {
-      const held = this.item(item);
-      held.criterionRule ??= compileCriterion(held.criterion!);
-      return held.criterionRule;
-    },
+    entryRule: (item) => compileEntry(this.item(item).entry!),
+    criterionRule: (item) => compileCriterion(this.item(item).criterion!),
   };
 
   private item(item: number): Item {

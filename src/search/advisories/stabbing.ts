@@ -90,7 +90,12 @@ export class SortedBoundaries {
 }
 
 export class Stabbing {
-  private readonly nodes: Array<number[] | Uint32Array | Bitmap | undefined> = [];
+  /** Node lists while items are added; frozen into `offsets`/`items`/`bitmaps`. */
+  private nodes: Array<number[] | undefined> = [];
+  /** Frozen: node n's short list is items[offsets[n]..offsets[n + 1]), its long one bitmaps.get(n). */
+  private offsets: Uint32Array = new Uint32Array(1);
+  private items: Uint32Array = new Uint32Array(0);
+  private readonly bitmaps = new Map<number, Bitmap>();
 
   constructor(readonly boundaries: SortedBoundaries) {}
 
@@ -121,7 +126,7 @@ export class Stabbing {
 
   private insert(node: number, left: number, right: number, from: number, to: number, item: number): void {
     if (from <= left && right <= to) {
-      let list = this.nodes[node] as number[] | undefined;
+      let list = this.nodes[node];
       if (!list) this.nodes[node] = list = [];
       list.push(item);
       return;
@@ -131,25 +136,50 @@ export class Stabbing {
     if (to > mid) this.insert(2 * node + 1, mid + 1, right, from, to, item);
   }
 
-  /** Packs the node lists once every item is added; `tick` lets a long packing yield. */
+  /**
+   * Packs the node lists once every item is added — short ones into one shared array, long ones
+   * into bitmaps — so a structure is a handful of heap objects, not one per node; `tick` lets a
+   * long packing yield.
+   */
   async freeze(tick: () => Promise<void>): Promise<void> {
-    for (let i = 0; i < this.nodes.length; i++) {
-      const list = this.nodes[i];
-      if (!Array.isArray(list)) continue;
-      this.nodes[i] = list.length >= BITMAP_FROM ? new RoaringBitmap32(list) : Uint32Array.from(list);
+    const nodes = this.nodes;
+    const offsets = new Uint32Array(nodes.length + 1);
+    let total = 0;
+    for (let i = 0; i < nodes.length; i++) {
+      offsets[i] = total;
+      const list = nodes[i];
+      if (list && list.length < BITMAP_FROM) total += list.length;
+    }
+    offsets[nodes.length] = total;
+    const items = new Uint32Array(total);
+    for (let i = 0; i < nodes.length; i++) {
+      const list = nodes[i];
+      if (!list) continue;
+      if (list.length >= BITMAP_FROM) this.bitmaps.set(i, new RoaringBitmap32(list));
+      else items.set(list, offsets[i]!);
       await tick();
     }
+    this.offsets = offsets;
+    this.items = items;
+    this.nodes = [];
   }
 
   /** Adds to `out` every item holding at the doubled position. */
   stab(position: number, out: Bitmap): void {
+    const { offsets, items, bitmaps } = this;
     let node = 1;
     let left = 0;
     let right = this.boundaries.positions - 1;
     for (;;) {
-      const content = this.nodes[node];
-      if (content instanceof Uint32Array) out.addMany(content);
-      else if (content) out.orInPlace(content as Bitmap);
+      if (node < offsets.length - 1) {
+        const from = offsets[node]!;
+        const to = offsets[node + 1]!;
+        if (to > from) out.addMany(items.subarray(from, to));
+        else if (bitmaps.size > 0) {
+          const bitmap = bitmaps.get(node);
+          if (bitmap) out.orInPlace(bitmap);
+        }
+      }
       if (left === right) return;
       const mid = (left + right) >>> 1;
       if (position <= mid) {

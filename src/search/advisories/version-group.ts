@@ -26,6 +26,7 @@ export interface ItemSource {
   isCriterion(item: number): boolean;
   entry(item: number): MatchEntry;
   criterion(item: number): MatchCriterion;
+  /** Compiled for each build that reads it (rules are not kept: they would outweigh the structures). */
   entryRule(item: number): EntryRule;
   criterionRule(item: number): CriterionRule;
 }
@@ -63,6 +64,8 @@ export interface GroupStructure {
   criteriaSelfCompatible: Bitmap;
   criteriaByVersion: Map<string, number[]>;
   criteriaEvaluated: number[];
+  /** Of those, the ones whose range the `cpe` query's check evaluates (their version is ANY). */
+  criteriaEvaluatedRanges: number[];
   /** How long the build took, ms. */
   buildMs: number;
 }
@@ -118,6 +121,7 @@ export async function buildGroup(members: Bitmap, source: ItemSource, slices: Sl
     criteriaSelfCompatible: new RoaringBitmap32(),
     criteriaByVersion: new Map(),
     criteriaEvaluated: [],
+    criteriaEvaluatedRanges: [],
     buildMs: 0,
   };
   const criteriaInputs: StabbingInput[] = [];
@@ -129,8 +133,10 @@ export async function buildGroup(members: Bitmap, source: ItemSource, slices: Sl
       if (rule.selfCompatible) structure.criteriaSelfCompatible.add(item);
       const version = rule.version;
       if (version.kind === 'concrete') push(structure.criteriaByVersion, version.key, item);
-      else if (version.kind === 'evaluate' || version.kind === 'evaluateRange') structure.criteriaEvaluated.push(item);
-      else if (version.kind === 'any' && version.bounds?.length === 0) structure.criteriaEveryVersion.add(item);
+      else if (version.kind === 'evaluate' || version.kind === 'evaluateRange') {
+        structure.criteriaEvaluated.push(item);
+        if (version.kind === 'evaluateRange') structure.criteriaEvaluatedRanges.push(item);
+      } else if (version.kind === 'any' && version.bounds?.length === 0) structure.criteriaEveryVersion.add(item);
       else if (version.kind === 'any' && version.bounds) {
         const bounds = version.bounds;
         criteriaInputs.push({
@@ -225,10 +231,8 @@ export function criteriaInside(structure: GroupStructure, source: ItemSource, ve
   if (structure.criteriaRanges && exactIn('vendor', version)) {
     structure.criteriaRanges.stab(structure.criteriaRanges.boundaries.position(version), out);
   }
-  for (const item of structure.criteriaEvaluated) {
-    if (!source.has(item)) continue;
-    const rule = source.criterionRule(item);
-    if (rule.version.kind === 'evaluateRange' && insideRange(source.criterion(item).range)(version)) out.add(item);
+  for (const item of structure.criteriaEvaluatedRanges) {
+    if (source.has(item) && insideRange(source.criterion(item).range)(version)) out.add(item);
   }
   return out;
 }
