@@ -3,21 +3,6 @@ import type { Config } from '../../config.js';
 import { VulnscopeError } from '../../core/errors.js';
 import { startServer, type RunningServer } from '../../server/main.js';
 
-/**
- * Young generation of each server worker, MiB per semi-space (V8's default is 16): requests
- * allocate their pages there, and a small one promotes them into the old generation, whose
- * collections have to walk every index object.
- */
-export const WORKER_SEMI_SPACE_MIB = 64;
-
-/** The flags a worker is forked with: the primary's, plus the young generation unless one is set. */
-export function workerExecArgv(execArgv: readonly string[], nodeOptions = ''): string[] {
-  const given = [...execArgv, ...nodeOptions.split(/\s+/)].some((flag) =>
-    /^--max[-_]semi[-_]space[-_]size\b/.test(flag),
-  );
-  return given ? [...execArgv] : [...execArgv, `--max-semi-space-size=${WORKER_SEMI_SPACE_MIB}`];
-}
-
 /** What a worker that could not start tells the primary (which reports it once and stops). */
 const START_FAILED = 'vulnscope:start-failed';
 
@@ -126,7 +111,6 @@ function supervise(config: Config): Promise<void> {
     cluster.on('listening', onListening);
     cluster.on('message', onMessage);
     cluster.on('exit', onExit);
-    cluster.setupPrimary({ execArgv: workerExecArgv(process.execArgv, process.env.NODE_OPTIONS) });
     for (let i = 0; i < config.workers; i++) cluster.fork();
     void signal.done.then(async () => {
       if (stopping) return;
