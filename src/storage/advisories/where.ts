@@ -17,3 +17,16 @@ export function visibleAt(generation: number, alias?: string): Condition {
     params: [generation, generation],
   };
 }
+
+/**
+ * The same condition for queries that find their rows by another indexed column (cve_id, id): the
+ * unary `+` keeps gen_from out of index choice, since SQLite, without statistics, would otherwise
+ * range-scan the (feed, gen_from) index over the whole feed for every lookup.
+ */
+export function visibleAtFoundRows(generation: number, alias?: string): Condition {
+  const column = alias === undefined ? '' : `${alias}.`;
+  return {
+    sql: `+${column}gen_from <= ? AND (${column}gen_to IS NULL OR ${column}gen_to > ?)`,
+    params: [generation, generation],
+  };
+}

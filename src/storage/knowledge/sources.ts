@@ -6,7 +6,7 @@
  */
 import type { Database, Sql, SqlValue } from '../database.js';
 import { chunks, placeholders } from '../advisories/sql-lists.js';
-import { visibleAt } from '../advisories/where.js';
+import { visibleAt, visibleAtFoundRows } from '../advisories/where.js';
 import { contentHashes, replaceKnowledge, type KnowledgeWrite } from './criteria.js';
 import { lockKnowledge } from './meta.js';
 import {
@@ -46,7 +46,7 @@ async function currentRows(
 ): Promise<Map<string, CurrentRow>> {
   const result = new Map<string, CurrentRow>();
   if (generation === 0) return result;
-  const visible = visibleAt(generation);
+  const visible = visibleAtFoundRows(generation);
   for (const ids of chunks(cveIds)) {
     const rows = await db.all<CurrentRow>(
       `SELECT id, cve_id, record_id, content_hash FROM advisories
@@ -186,7 +186,7 @@ export async function knowledgeWithoutRecord(db: Sql, feed: string): Promise<str
   const generation =
     (await db.get<{ generation: number }>(`SELECT generation FROM advisory_feeds WHERE name = ?`, [feed]))
       ?.generation ?? 0;
-  const visible = visibleAt(Number(generation), 'a');
+  const visible = visibleAtFoundRows(Number(generation), 'a');
   const rows = await db.all<{ cve_id: string }>(
     `SELECT k.cve_id FROM knowledge_cves k WHERE NOT EXISTS (
        SELECT 1 FROM advisories a WHERE a.cve_id = k.cve_id AND a.feed = ? AND ${visible.sql})
