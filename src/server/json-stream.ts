@@ -1,8 +1,11 @@
 import { Readable } from 'node:stream';
-import { loopTurns } from '../search/loop-turns.js';
+import { takeTurn } from '../search/loop-turns.js';
 
 /** Characters serialised between two checks of the loop's turn. */
 const CHUNK_CHARS = 1 << 16;
+
+/** An item's JSON: a string, or pieces of it where bytes already encoded are passed through. */
+export type ItemEncoder<T> = (item: T) => string | Array<string | Uint8Array>;
 
 /**
  * The bytes `JSON.stringify({...head, [arrayKey]: items})` would give (`arrayKey` last), as a
@@ -15,9 +18,7 @@ export function jsonStream<T>(
   items: readonly T[],
   encode: ItemEncoder<T> = JSON.stringify,
 ): Readable {
-  const opening = JSON.stringify(head);
-  const prefix = `${opening.slice(0, -1)}${opening.length > 2 ? ',' : ''}${JSON.stringify(arrayKey)}:[`;
-  return Readable.from(slices(prefix, items, encode), { objectMode: false });
+  return Readable.from(takingTurns(pieces(head, arrayKey, items, encode)), { objectMode: false });
 }
 
 /** The same bytes as one buffer, built at once: for bodies small enough to build in one turn. */
@@ -27,9 +28,34 @@ export function jsonBuffer<T>(
   items: readonly T[],
   encode: ItemEncoder<T> = JSON.stringify,
 ): Buffer {
+  const out: Uint8Array[] = [];
+  for (const piece of pieces(head, arrayKey, items, encode)) if (piece !== CHUNK_END) out.push(piece);
+  return Buffer.concat(out);
+}
+
+/** Marks the end of a stretch of about 64 KiB, where a stream takes a turn of the event loop. */
+const CHUNK_END = Symbol('chunk end');
+
+async function* takingTurns(source: Iterable<Uint8Array | typeof CHUNK_END>): AsyncGenerator<Uint8Array> {
+  for (const piece of source) {
+    if (piece !== CHUNK_END) yield piece;
+    else await takeTurn();
+  }
+}
+
+/**
+ * The body's bytes in order: strings are gathered and encoded here, byte pieces passed through,
+ * with CHUNK_END after each item that ends a stretch of about 64 KiB.
+ */
+function* pieces<T>(
+  head: Record<string, unknown>,
+  arrayKey: string,
+  items: readonly T[],
+  encode: ItemEncoder<T>,
+): Generator<Uint8Array | typeof CHUNK_END> {
   const opening = JSON.stringify(head);
   let text = `${opening.slice(0, -1)}${opening.length > 2 ? ',' : ''}${JSON.stringify(arrayKey)}:[`;
-  const pieces: Uint8Array[] = [];
+  let bytes = 0;
   for (let i = 0; i < items.length; i++) {
     if (i > 0) text += ',';
     const encoded = encode(items[i]!);
@@ -38,43 +64,18 @@ export function jsonBuffer<T>(
       for (const piece of encoded) {
         if (typeof piece === 'string') text += piece;
         else {
-          pieces.push(Buffer.from(text), piece);
+          if (text.length > 0) yield Buffer.from(text);
           text = '';
-        }
-      }
-  }
-  pieces.push(Buffer.from(`${text}]}`));
-  return Buffer.concat(pieces);
-}
-
-/** An item's JSON: a string, or pieces of it where bytes already encoded are passed through. */
-export type ItemEncoder<T> = (item: T) => string | Array<string | Uint8Array>;
-
-/** Chunks are encoded here, inside the slices: a string chunk would be encoded at the socket, outside them. */
-async function* slices<T>(prefix: string, items: readonly T[], encode: ItemEncoder<T>): AsyncGenerator<Uint8Array> {
-  let chunk = prefix;
-  let bytes = 0;
-  for (let i = 0; i < items.length; i++) {
-    if (i > 0) chunk += ',';
-    const encoded = encode(items[i]!);
-    if (typeof encoded === 'string') chunk += encoded;
-    else
-      for (const piece of encoded) {
-        if (typeof piece === 'string') chunk += piece;
-        else {
-          if (chunk.length > 0) yield Buffer.from(chunk);
-          chunk = '';
           yield piece;
           bytes += piece.byteLength;
         }
       }
-    if (chunk.length + bytes >= CHUNK_CHARS) {
-      if (chunk.length > 0) yield Buffer.from(chunk);
-      chunk = '';
+    if (text.length + bytes >= CHUNK_CHARS) {
+      if (text.length > 0) yield Buffer.from(text);
+      text = '';
       bytes = 0;
-      const wait = loopTurns.admit();
-      if (wait !== undefined) await wait;
+      yield CHUNK_END;
     }
   }
-  yield Buffer.from(`${chunk}]}`);
+  yield Buffer.from(`${text}]}`);
 }
