@@ -37,6 +37,8 @@ export class Slicer {
   }
 }
 
+const SORTED_RUN = 32;
+
 /** Sorts `items` in place by `compare` (a stable bottom-up merge sort that yields between slices). */
 export async function sortSliced(
   items: Uint32Array,
@@ -44,9 +46,16 @@ export async function sortSliced(
   slicer: Slicer,
 ): Promise<Uint32Array> {
   const n = items.length;
+  // Runs of 32 sorted natively first (stable), so the merges start at width 32.
+  for (let start = 0; start < n; start += SORTED_RUN) {
+    const run = Array.from(items.subarray(start, Math.min(n, start + SORTED_RUN)));
+    run.sort(compare);
+    items.set(run, start);
+    if (slicer.due()) await slicer.pause();
+  }
   let from: Uint32Array = items;
   let to: Uint32Array = new Uint32Array(n);
-  for (let width = 1; width < n; width *= 2) {
+  for (let width = SORTED_RUN; width < n; width *= 2) {
     for (let lo = 0; lo < n; lo += 2 * width) {
       const mid = Math.min(lo + width, n);
       const hi = Math.min(lo + 2 * width, n);

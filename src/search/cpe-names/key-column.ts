@@ -1,6 +1,6 @@
 import { type Bitmap, RoaringBitmap32 } from '../bitmap.js';
 import { compareCodePoints } from './code-points.js';
-import type { Slicer } from '../slices.js';
+import { type Slicer, sortSliced } from '../slices.js';
 
 /** Positions per block of the first and second level (a range unites at most ~60 blocks). */
 const SMALL_BLOCK = 4096;
@@ -149,33 +149,7 @@ async function blocks(ranks: Uint32Array, size: number, slicer: Slicer): Promise
   return out;
 }
 
-/** Indices of `keys` in code-point order of their keys: a bottom-up merge sort that yields between slices. */
-async function sortedOrder(keys: string[], slicer: Slicer): Promise<Uint32Array> {
-  let from = Uint32Array.from(keys.keys());
-  let to = new Uint32Array(keys.length);
-  const RUN = 32;
-  for (let start = 0; start < from.length; start += RUN) {
-    const run = Array.from(from.subarray(start, Math.min(from.length, start + RUN)));
-    run.sort((a, b) => compareCodePoints(keys[a]!, keys[b]!));
-    from.set(run, start);
-    await slicer.tick();
-  }
-  for (let width = RUN; width < from.length; width *= 2) {
-    for (let left = 0; left < from.length; left += 2 * width) {
-      const middle = Math.min(left + width, from.length);
-      const right = Math.min(left + 2 * width, from.length);
-      let i = left;
-      let j = middle;
-      let k = left;
-      while (i < middle && j < right) {
-        to[k++] = compareCodePoints(keys[from[i]!]!, keys[from[j]!]!) <= 0 ? from[i++]! : from[j++]!;
-        if ((k & 63) === 0) await slicer.tick();
-      }
-      while (i < middle) to[k++] = from[i++]!;
-      while (j < right) to[k++] = from[j++]!;
-      await slicer.tick();
-    }
-    [from, to] = [to, from];
-  }
-  return from;
+/** Indices of `keys` in code-point order of their keys. */
+function sortedOrder(keys: string[], slicer: Slicer): Promise<Uint32Array> {
+  return sortSliced(Uint32Array.from(keys.keys()), (a, b) => compareCodePoints(keys[a]!, keys[b]!), slicer);
 }
