@@ -111,8 +111,8 @@ export class ProductCves {
     vulnerableOnly: boolean,
     slicer: Slicer,
   ): Promise<CveList> {
-    this.jsonTable ??= CveJsonTable.of(this.cveIds);
-    return tableList(this.jsonTable, this.cveIds, await this.localsOf(name, cpe, lookup, vulnerableOnly, slicer));
+    const locals = await this.localsOf(name, cpe, lookup, vulnerableOnly, slicer);
+    return tableList(() => (this.jsonTable ??= CveJsonTable.of(this.cveIds)), this.cveIds, locals);
   }
 
   private async localsOf(
