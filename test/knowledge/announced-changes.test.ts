@@ -3,38 +3,15 @@
  * a commit that changed names or criteria was announced (LISTEN), and still see every change.
  */
 import { describe, expect, it } from 'vitest';
-import type { CveApplicability } from '../../src/core/applicability/types.js';
 import { CpeCveIndex } from '../../src/search/cpe-cves/cpe-cve-index.js';
 import { CpeNameIndex } from '../../src/search/cpe-names/index.js';
 import { createStorage, type KnowledgeRepository } from '../../src/storage/index.js';
-import { writeOf } from '../search/cpe-cves/random-knowledge.js';
+import { oneCriterion, writeOf } from '../search/cpe-cves/random-knowledge.js';
 import { POSTGRES_URL, postgresCase } from '../support/engines.js';
 
 const NAME = 'cpe:2.3:a:acme:widget:1.2.0:*:*:*:*:*:*:*';
 
-const vulnerableBelow = (end: string): Omit<CveApplicability, 'cveId'> => ({
-  origin: 'nist-nvd2',
-  statements: [
-    {
-      source: 'nvd',
-      affected: [],
-      configurations: [
-        {
-          negate: false,
-          nodes: [
-            {
-              operator: 'OR',
-              negate: false,
-              cpeMatch: [
-                { criteria: 'cpe:2.3:a:acme:widget:*:*:*:*:*:*:*:*', vulnerable: true, range: { endExcluding: end } },
-              ],
-            },
-          ],
-        },
-      ],
-    },
-  ],
-});
+const vulnerableBelow = (end: string) => oneCriterion('cpe:2.3:a:acme:widget:*:*:*:*:*:*:*:*', end);
 
 /** Counts the reads of the methods a query would call to catch up. */
 function countReads(knowledge: KnowledgeRepository, methods: Array<'latestCpeNameChange' | 'productChangesSince'>) {

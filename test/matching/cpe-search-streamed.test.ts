@@ -4,9 +4,8 @@
  * the same JSON, ids ascending, as the evaluation of every candidate criterion gives.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CveApplicability } from '../../src/core/applicability/types.js';
 import { cvesOfNamesByEvaluation } from '../../src/services/matching/name-cves.js';
-import { writeOf } from '../search/cpe-cves/random-knowledge.js';
+import { oneCriterion, writeOf } from '../search/cpe-cves/random-knowledge.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engineCases } from '../support/engines.js';
 
@@ -29,31 +28,6 @@ const CASES: PageCase[] = [
 
 const nameOf = (product: string, version: number) => `cpe:2.3:a:acme:${product}:${version}:*:*:*:*:*:*:*`;
 
-function applicabilityOf(product: string, end: string | undefined): Omit<CveApplicability, 'cveId'> {
-  const criteria = `cpe:2.3:a:acme:${product}:*:*:*:*:*:*:*:*`;
-  return {
-    origin: 'nist-nvd2',
-    statements: [
-      {
-        source: 'nvd',
-        affected: [],
-        configurations: [
-          {
-            negate: false,
-            nodes: [
-              {
-                operator: 'OR',
-                negate: false,
-                cpeMatch: [{ criteria, vulnerable: true, ...(end ? { range: { endExcluding: end } } : {}) }],
-              },
-            ],
-          },
-        ],
-      },
-    ],
-  };
-}
-
 describe.each(engineCases())('GET /v3/search/cpe pages written from byte tables ($name)', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -63,7 +37,7 @@ describe.each(engineCases())('GET /v3/search/cpe pages written from byte tables 
       const names = Array.from({ length: page.names }, (_, i) => nameOf(page.product, i + 1));
       await t.storage.knowledge.upsertCpeNames(names.map((cpe) => ({ cpe, kind: 'product' as const })));
       const writes = Array.from({ length: page.cves }, (_, i) =>
-        writeOf(`CVE-2024-${next++}`, applicabilityOf(page.product, page.endOf?.(i))),
+        writeOf(`CVE-2024-${next++}`, oneCriterion(`cpe:2.3:a:acme:${page.product}:*:*:*:*:*:*:*:*`, page.endOf?.(i))),
       );
       for (let start = 0; start < writes.length; start += 2500)
         await t.storage.knowledge.replace(writes.slice(start, start + 2500));

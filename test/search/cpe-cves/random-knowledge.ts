@@ -170,3 +170,26 @@ export const writeOf = (cveId: string, app: Omit<CveApplicability, 'cveId'>): Kn
   const full: CveApplicability = { cveId, ...app };
   return { applicability: full, criteria: indexedCriteria(full), contentHash: `test:${cveId}:${JSON.stringify(app)}` };
 };
+
+/** An NVD applicability of one vulnerable criterion, below `endExcluding` when given. */
+export const oneCriterion = (criteria: string, endExcluding?: string): Omit<CveApplicability, 'cveId'> => ({
+  origin: 'nist-nvd2',
+  statements: [
+    {
+      source: 'nvd',
+      affected: [],
+      configurations: [
+        {
+          negate: false,
+          nodes: [
+            {
+              operator: 'OR',
+              negate: false,
+              cpeMatch: [{ criteria, vulnerable: true, ...(endExcluding ? { range: { endExcluding } } : {}) }],
+            },
+          ],
+        },
+      ],
+    },
+  ],
+});
