@@ -1,6 +1,13 @@
 import type { CveEvidence } from './applicability/types.js';
 import type { HostWrite } from './host-record.js';
 
+/**
+ * The version of the rules that decide a record's knowledge CVEs; raised whenever a change to
+ * them changes what stored records should hold, so servers re-map the records matched before.
+ * 2: the host's OS guesses no longer add CVEs; short versions are families.
+ */
+export const MATCHING_RULES_VERSION = 2;
+
 /** What CVE matching reads of a record: its fingerprints' CPEs and the host's OS CPEs (AND configurations need the platform). */
 export interface MatchContext {
   fingerprintCpes: string[];

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { expireObservations } from '../services/expiry.js';
+import { remapToCurrentRules } from '../services/matching/rules-remap.js';
+import { confirmingMatcher } from '../services/matching/source.js';
 import { cpeCveIndexOf } from '../services/matching/name-cves.js';
 import { CpeNameIndex } from '../search/cpe-names/index.js';
 import { AdvisoryIndex } from '../search/advisories/advisory-index.js';
@@ -54,10 +56,12 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   let app: FastifyInstance | undefined;
   let sweeper: ReturnType<typeof setInterval> | undefined;
   let closed = false;
+  let rulesRemap: Promise<void> | undefined;
   const close = async () => {
     if (closed) return;
     closed = true;
     clearInterval(sweeper);
+    await rulesRemap;
     await context.hostIndex.stop();
     await context.advisoryIndex?.stop();
     await context.cpeNames?.stop();
@@ -91,11 +95,22 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     sweeper?.unref();
     if (sweeps) await sweep().catch(logError('expiry sweep failed'));
     const address = await built.listen({ host: config.host, port: config.port });
+    // Serves meanwhile; a stop leaves its position saved for the next start.
+    if (sweeps) rulesRemap = remapInBackground(context, built, () => closed);
     return { app: built, context, url: address, close };
   } catch (error) {
     // A failed start (a port in use, most often) must leave nothing running: no index polling,
     // no token flush, no open database, so the process can report it and exit at once.
     await close().catch(() => {});
     throw error;
+  }
+}
+
+async function remapInBackground(context: AppContext, app: FastifyInstance, stopped: () => boolean): Promise<void> {
+  try {
+    const summary = await remapToCurrentRules(context.storage, confirmingMatcher(context.storage), { stopped });
+    if (summary.examined > 0) app.log.info(summary, 're-mapped stored records to the current matching rules');
+  } catch (error) {
+    app.log.error({ err: error }, 're-mapping stored records to the current matching rules failed');
   }
 }

@@ -251,4 +251,24 @@ describe.each(engineCases())('fingerprint → CVE matching ($name)', (engine) =>
     const scannerRow = await t.get(`/v3/index/target-intel?cidr=${ipOf(10)}`);
     expect(scannerRow.body.data[0].cve).toEqual(['CVE-2099-0002']);
   });
+
+  it("puts no CVE of the host's OS guess on a service; the same CPE reported by the service counts", async () => {
+    // Fedora 34 is a vulnerable criterion of CVE-2021-44832 in the fixture's NVD configurations.
+    const fedora = 'cpe:2.3:o:fedoraproject:fedora:34:*:*:*:*:*:*:*';
+    await t.ingest([
+      {
+        ip: '203.0.113.20',
+        port: 3306,
+        timestamp: T0,
+        fingerprints: [fp('cpe:2.3:a:f5:nginx:1.4.0:*:*:*:*:*:*:*')],
+        osCpes: [fedora],
+      },
+      { ip: '203.0.113.21', port: 8080, timestamp: T0, fingerprints: [], osCpes: [fedora] },
+      { ip: '203.0.113.22', port: 443, timestamp: T0, fingerprints: [fp(fedora)] },
+    ]);
+    const cves = async (ip: string) => (await t.get(`/v3/index/target-intel?cidr=${ip}`)).body.data[0].cve;
+    expect(await cves('203.0.113.20')).toEqual(['CVE-2013-2028', 'CVE-2021-23017']);
+    expect(await cves('203.0.113.21')).toBeNull();
+    expect(await cves('203.0.113.22')).toContain('CVE-2021-44832');
+  });
 });

@@ -119,14 +119,20 @@ describe('CISA-ADP and CNA affected entries with CPEs (vulnrichment records)', (
     {
       rule: 'CVE-2022-26916 Windows Server 2016 before the fixed build: affected, but only on the listed platforms',
       cve: 'CVE-2022-26916',
-      context: [os('o:microsoft:windows_server_2016:10.0.14393.4000:*:*:*:*:*:*:*')],
+      context: [fp('o:microsoft:windows_server_2016:10.0.14393.4000:*:*:*:*:*:*:*')],
       expected: ['cna:version_range/conditional/low/unconfirmed'],
     },
     {
       rule: 'CVE-2022-26916 Windows Server 2016 at the fixed build (the CPE version): never confirmed',
       cve: 'CVE-2022-26916',
-      context: [os('o:microsoft:windows_server_2016:10.0.14393.5066:*:*:*:*:*:*:*')],
+      context: [fp('o:microsoft:windows_server_2016:10.0.14393.5066:*:*:*:*:*:*:*')],
       expected: ['cna:uncomparable/conditional/low/unconfirmed'],
+    },
+    {
+      rule: "CVE-2022-26916 as the host's OS guess: no evidence on the record",
+      cve: 'CVE-2022-26916',
+      context: [os('o:microsoft:windows_server_2016:10.0.14393.4000:*:*:*:*:*:*:*')],
+      expected: [],
     },
     // CVE-1999-0006: CISA-ADP qualcomm:qpopper:2.4 with the single version 2.4 affected, defaultStatus unknown.
     {

@@ -161,13 +161,13 @@ describe('§2.4 rule 4: a cpeMatch against one name (bounds, exact versions, NA,
     {
       rule: 'NA criterion and NA name are equal',
       app: single(vulnerable('cpe:2.3:o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*')),
-      context: [os('cpe:2.3:o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*')],
+      context: [fingerprint('cpe:2.3:o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*')],
       expected: [CONFIRMED_HIGH_EXACT],
     },
     {
       rule: 'NA criterion against a name without a version: version_unknown',
       app: single(vulnerable('cpe:2.3:o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*')),
-      context: [os('cpe:2.3:o:netapp:aff_a250_firmware:*:*:*:*:*:*:*:*')],
+      context: [fingerprint('cpe:2.3:o:netapp:aff_a250_firmware:*:*:*:*:*:*:*:*')],
       expected: ['version_unknown/conditional/low/unconfirmed'],
     },
     {
@@ -540,12 +540,14 @@ describe('evidence fields', () => {
     expect(row!.confirmed).toBe(false);
   });
 
-  it('an OS CPE of the host is evidence too', () => {
+  it("an OS CPE the service reports is the vulnerable element; the host's OS guess is not", () => {
     const app = single(
       vulnerable('cpe:2.3:o:fortinet:fortios:*:*:*:*:*:*:*:*', { startIncluding: '7.2.0', endExcluding: '7.2.2' }),
     );
-    const [row] = evaluateApplicability(app, [os('cpe:2.3:o:fortinet:fortios:7.2.1:*:*:*:*:*:*:*')]);
-    expect(row).toMatchObject({ cpe: 'cpe:2.3:o:fortinet:fortios:7.2.1:*:*:*:*:*:*:*', confirmed: true });
+    const fortios = 'cpe:2.3:o:fortinet:fortios:7.2.1:*:*:*:*:*:*:*';
+    const [row] = evaluateApplicability(app, [fingerprint(fortios)]);
+    expect(row).toMatchObject({ cpe: fortios, confirmed: true });
+    expect(evaluateApplicability(app, [os(fortios)])).toEqual([]);
   });
 });
 
@@ -627,7 +629,7 @@ describe('§2.5: CVE 5 affected entries that name CPEs', () => {
           versions: [range('10.0.0', '10.0.14393.5066', 'custom')],
         }),
       ),
-      context: [os('cpe:2.3:o:microsoft:windows_server_2016:10.0.14393.5066:*:*:*:*:*:*:*')],
+      context: [fingerprint('cpe:2.3:o:microsoft:windows_server_2016:10.0.14393.5066:*:*:*:*:*:*:*')],
       expected: ['uncomparable/conditional/low/unconfirmed'],
     },
     {
@@ -637,7 +639,7 @@ describe('§2.5: CVE 5 affected entries that name CPEs', () => {
           versions: [range('10.0.0', '10.0.14393.5066', 'custom')],
         }),
       ),
-      context: [os('cpe:2.3:o:microsoft:windows_server_2016:10.0.14393.4000:*:*:*:*:*:*:*')],
+      context: [fingerprint('cpe:2.3:o:microsoft:windows_server_2016:10.0.14393.4000:*:*:*:*:*:*:*')],
       expected: ['version_range/satisfied/medium/confirmed'],
     },
     {
@@ -677,7 +679,7 @@ describe('§2.5: CVE 5 affected entries that name CPEs', () => {
           versions: [range('10.0.0', '10.0.17763.2803', 'custom')],
         }),
       ),
-      context: [os('cpe:2.3:o:microsoft:windows_10_1809:10.0.17763.100:*:*:*:*:*:arm64:*')],
+      context: [fingerprint('cpe:2.3:o:microsoft:windows_10_1809:10.0.17763.100:*:*:*:*:*:arm64:*')],
       expected: [],
     },
   ]);

@@ -2,6 +2,9 @@
  * Host-context evaluation (reference-matching.md §2.4 rules 1–5, §2.5): which CVEs apply to a set
  * of CPEs (a fingerprint's and the host's OS), with evidence.
  *
+ * The record's own fingerprints are what can be vulnerable; the host's OS guesses (role `os`) only
+ * satisfy non-vulnerable criteria, the platform side of AND configurations.
+ *
  * Three-valued (Kleene) logic, T > U > F:
  * - a cpeMatch is T when some context name satisfies it definitely, U when some name possibly
  *   does (its version or an attribute is unknown, or a comparison could not be made);
@@ -48,13 +51,18 @@ interface CpeMatchOutcome {
   hits: Hit[];
 }
 
+/** Host matching reads a short scanner version as the family of releases under it. */
+const HOST = { families: true } as const;
+
 function evaluateCpeMatch(criterion: CpeMatchCriterion, context: ContextCpe[]): CpeMatchOutcome {
   const wfn = parseCached(criterion.criteria);
   if (!wfn) return { criterion, value: 'F', hits: [] };
   const hits: Hit[] = [];
   let excluded = false;
   for (const entry of context) {
-    const relation = relateCriterion(wfn, criterion.range, entry.wfn);
+    // The host's OS guesses only stand for the platform a configuration runs on or with.
+    if (criterion.vulnerable && entry.role === 'os') continue;
+    const relation = relateCriterion(wfn, criterion.range, entry.wfn, HOST);
     if (isMatch(relation)) hits.push({ context: entry, match: relation });
     else if (relation === 'excluded') excluded = true;
   }
@@ -150,7 +158,9 @@ function affectedEvidence(
     const wfn = parseCached(cpe);
     if (!wfn) continue;
     for (const item of context) {
-      const relation = relateAffected(wfn, entry, item.wfn);
+      // An affected entry names vulnerable products, which an OS guess never adds to a record.
+      if (item.role === 'os') continue;
+      const relation = relateAffected(wfn, entry, item.wfn, HOST);
       // An affected entry stands alone: its match is the whole statement.
       if (isMatch(relation)) out.push(evidenceOf(cve, { context: item, match: relation }, cpe, source, 'T'));
     }

@@ -10,6 +10,7 @@ import { ANY, NA, compareAttribute, unquoteWfnValue, type CpeAttribute, type Rel
 import { compareVersions } from '../version/compare.js';
 import { versionOfWfn } from '../version/cpe-version.js';
 import { affectedStatus, type Cve5VersionEntry } from '../version/cve5-affected.js';
+import { entriesCutFamily, rangeCutsFamily } from '../version/family.js';
 import { checkRange, type VersionRange } from '../version/range.js';
 import type { AffectedCpes, EvidenceKind, UnknownAttribute } from './types.js';
 
@@ -26,6 +27,15 @@ export interface NameMatch {
 export type NameRelation = NameMatch | 'excluded' | 'unrelated';
 
 type Verdict = NameMatch | 'excluded';
+
+export interface RelateOptions {
+  /**
+   * Read a short version as the family of releases under it (version/family.ts): a range bound
+   * inside the family makes the match only possible. Host matching does; CPE search follows NVD's
+   * cpeName search, which compares the version as written.
+   */
+  families?: boolean;
+}
 
 const IDENTITY = ['part', 'vendor', 'product'] as const;
 /** Compared attribute by attribute; `update` goes with the version (it is folded into it). */
@@ -77,7 +87,7 @@ function stronger(a: Verdict, b: Verdict): Verdict {
   if (TRUTH_RANK[a.truth] !== TRUTH_RANK[b.truth]) return TRUTH_RANK[a.truth] > TRUTH_RANK[b.truth] ? a : b;
   if (a.truth === 'possible' && a.kind !== b.kind) {
     // A gap in attributes says more than a gap in the version.
-    return a.kind === 'version_unknown' || a.kind === 'uncomparable' ? b : a;
+    return a.kind === 'version_unknown' || a.kind === 'uncomparable' || a.kind === 'version_family' ? b : a;
   }
   return a.heuristic && !b.heuristic ? b : a;
 }
@@ -124,7 +134,7 @@ export function describeCve5Entry(entry: Cve5VersionEntry): string {
 // ---------------------------------------------------------------------------------------------
 // The version part: bounds, an exact version, NA, a wildcard pattern, ANY
 
-function boundsVerdict(criterion: Wfn, name: Wfn, range: VersionRange): Verdict {
+function boundsVerdict(criterion: Wfn, name: Wfn, range: VersionRange, options: RelateOptions): Verdict {
   const text = describeNvdRange(range);
   const update = attributeVerdict(criterion.update, name.update);
   if (update === 'excluded') return 'excluded';
@@ -132,6 +142,9 @@ function boundsVerdict(criterion: Wfn, name: Wfn, range: VersionRange): Verdict 
   const version = versionOfWfn(name);
   if (version === undefined) return possible('version_unknown', text);
   const check = checkRange(version, range);
+  if (options.families && check.result !== 'unknown' && rangeCutsFamily(version, range)) {
+    return withUpdate(possible('version_family', text), update);
+  }
   if (check.result === 'outside') return 'excluded';
   if (check.result === 'unknown') return possible('uncomparable', text);
   const match: NameMatch = {
@@ -255,15 +268,20 @@ function guarded(relate: () => NameRelation): NameRelation {
 }
 
 /** An NVD / CVE 5 `cpeMatch`: §2.4 rule 4 (bounds compare the version attribute only). */
-export function relateCriterion(criterion: Wfn, range: VersionRange | undefined, name: Wfn): NameRelation {
+export function relateCriterion(
+  criterion: Wfn,
+  range: VersionRange | undefined,
+  name: Wfn,
+  options: RelateOptions = {},
+): NameRelation {
   return guarded(() => {
     const attributes = attributesVerdict(criterion, name);
     if (attributes === 'excluded' || attributes === 'unrelated') return attributes;
     let verdict: Verdict;
     if (!hasBounds(range)) verdict = plainVersionVerdict(criterion, name);
-    else if (criterion.version === ANY) verdict = boundsVerdict(criterion, name, range);
+    else if (criterion.version === ANY) verdict = boundsVerdict(criterion, name, range, options);
     // Bounds on a criterion that also names a version: both have to hold.
-    else verdict = both(boundsVerdict(criterion, name, range), plainVersionVerdict(criterion, name));
+    else verdict = both(boundsVerdict(criterion, name, range, options), plainVersionVerdict(criterion, name));
     return finish(verdict, attributes);
   });
 }
@@ -294,10 +312,13 @@ const isRangeEntry = (entry: Cve5VersionEntry) => entry.lessThan !== undefined |
  * `windows_10_1809:10.0.17763.2237` with `< 10.0.17763.2237` affected) or the range start
  * (CISA-ADP: `openssl:3.0.0` with `3.0.0 <= v < 3.0.7`, `openssh:9.5:-` with `9.5 <= v <= 9.7`).
  */
-function statusVerdict(entry: AffectedCpes, name: Wfn): Verdict {
+function statusVerdict(entry: AffectedCpes, name: Wfn, options: RelateOptions): Verdict {
   const version = versionOfWfn(name);
   if (version === undefined) return possible('version_unknown');
   const status = affectedStatus(version, entry);
+  if (options.families && status.status !== 'unknown' && entriesCutFamily(version, entry.versions ?? [])) {
+    return possible('version_family', describeVersions(entry));
+  }
   if (status.status === 'unaffected') return 'excluded';
   if (status.status === 'unknown') return possible('uncomparable', describeVersions(entry));
   const deciding = decidingEntry(status.reason, entry);
@@ -318,16 +339,16 @@ function statusVerdict(entry: AffectedCpes, name: Wfn): Verdict {
 }
 
 /** The version part of a CVE 5 `affected` entry for one of its CPEs (§2.5). */
-function entryVersionVerdict(cpe: Wfn, entry: AffectedCpes, name: Wfn): Verdict {
+function entryVersionVerdict(cpe: Wfn, entry: AffectedCpes, name: Wfn, options: RelateOptions): Verdict {
   if (cpe.version === NA) return notApplicableVerdict(cpe, name);
   const hasVersions = (entry.versions ?? []).length > 0;
   if (cpe.version !== ANY && hasWildcard(cpe.version)) {
     const pattern = patternVerdict(cpe, name);
     return hasVersions && pattern !== 'excluded' && pattern.truth === 'definite'
-      ? both(pattern, statusVerdict(entry, name))
+      ? both(pattern, statusVerdict(entry, name, options))
       : pattern;
   }
-  if (hasVersions) return statusVerdict(entry, name);
+  if (hasVersions) return statusVerdict(entry, name, options);
   if (cpe.version !== ANY) return exactVerdict(cpe, name);
   if (entry.defaultStatus === 'affected') {
     const verdict = allVersionsVerdict(cpe, name);
@@ -338,13 +359,13 @@ function entryVersionVerdict(cpe: Wfn, entry: AffectedCpes, name: Wfn): Verdict 
 }
 
 /** A CVE 5 `affected` entry's CPE: ⊇ on every attribute but the version, which `versions` decides. */
-export function relateAffected(cpe: Wfn, entry: AffectedCpes, name: Wfn): NameRelation {
+export function relateAffected(cpe: Wfn, entry: AffectedCpes, name: Wfn, options: RelateOptions = {}): NameRelation {
   return guarded(() => {
     const attributes = attributesVerdict(cpe, name);
     if (attributes === 'excluded' || attributes === 'unrelated') return attributes;
     const unknown: UnknownAttribute[] = [...attributes];
     if ((entry.platforms ?? []).length > 0) unknown.push('platforms');
-    return finish(entryVersionVerdict(cpe, entry, name), unknown);
+    return finish(entryVersionVerdict(cpe, entry, name, options), unknown);
   });
 }
 

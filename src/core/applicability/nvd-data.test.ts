@@ -137,27 +137,27 @@ describe('real NVD configurations: exact CVE sets for real CPEs', () => {
     // CVE-2024-23113 [7.0.0,7.0.13] [7.2.0,7.2.6] [7.4.0,7.4.2].
     {
       rule: 'FortiOS 7.2.0',
-      context: [os('cpe:2.3:o:fortinet:fortios:7.2.0:*:*:*:*:*:*:*')],
+      context: [fp('o:fortinet:fortios:7.2.0:*:*:*:*:*:*:*')],
       confirmed: ['CVE-2022-40684', 'CVE-2024-23113'],
     },
     {
       rule: 'FortiOS 7.2.2: past CVE-2022-40684, inside CVE-2024-23113',
-      context: [os('cpe:2.3:o:fortinet:fortios:7.2.2:*:*:*:*:*:*:*')],
+      context: [fp('o:fortinet:fortios:7.2.2:*:*:*:*:*:*:*')],
       confirmed: ['CVE-2024-23113'],
     },
     {
       rule: 'FortiOS 7.0.13: at CVE-2024-23113 versionEndIncluding',
-      context: [os('cpe:2.3:o:fortinet:fortios:7.0.13:*:*:*:*:*:*:*')],
+      context: [fp('o:fortinet:fortios:7.0.13:*:*:*:*:*:*:*')],
       confirmed: ['CVE-2024-23113'],
     },
     {
       rule: 'FortiOS 7.0.14: past every range',
-      context: [os('cpe:2.3:o:fortinet:fortios:7.0.14:*:*:*:*:*:*:*')],
+      context: [fp('o:fortinet:fortios:7.0.14:*:*:*:*:*:*:*')],
       confirmed: [],
     },
     {
       rule: 'FortiOS 6.0.4: CVE-2018-13379',
-      context: [os('cpe:2.3:o:fortinet:fortios:6.0.4:*:*:*:*:*:*:*')],
+      context: [fp('o:fortinet:fortios:6.0.4:*:*:*:*:*:*:*')],
       confirmed: ['CVE-2018-13379'],
     },
     // NetScaler ADC: CVE-2023-3519 sw_edition "-" [13.1, 13.1-49.13), CVE-2023-4966 sw_edition "-" [13.1, 13.1-49.15);
@@ -201,18 +201,18 @@ describe('real NVD configurations: exact CVE sets for real CPEs', () => {
     // AND configuration of CVE-2021-41617: AND[OR[h:netapp:aff_a250:- platform], OR[o:netapp:aff_a250_firmware:- vulnerable]].
     {
       rule: 'AND: the firmware without its hardware platform in the context is conditional',
-      context: [os('cpe:2.3:o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*')],
+      context: [fp('o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*')],
       confirmed: [],
       evidence: ['CVE-2021-41617'],
     },
     {
       rule: 'AND: the firmware with its hardware platform is satisfied',
-      context: [os('cpe:2.3:o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*'), fp('h:netapp:aff_a250:-:*:*:*:*:*:*:*')],
+      context: [fp('o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*'), fp('h:netapp:aff_a250:-:*:*:*:*:*:*:*')],
       confirmed: ['CVE-2021-41617'],
     },
     {
       rule: 'AND: another hardware model is not the platform',
-      context: [os('cpe:2.3:o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*'), fp('h:netapp:aff_500f:-:*:*:*:*:*:*:*')],
+      context: [fp('o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*'), fp('h:netapp:aff_500f:-:*:*:*:*:*:*:*')],
       confirmed: [],
       evidence: ['CVE-2021-41617'],
     },
@@ -307,20 +307,31 @@ describe('real NVD configurations: exact CVE sets for real CPEs', () => {
       context: [fp('a:atlassian:confluence_data_center:8.7.0:*:*:*:*:*:*:*')],
       confirmed: ['CVE-2023-22527'],
     },
-    // Distribution OS CPEs are vulnerable criteria in NVD's analysis.
+    // Distribution OS CPEs are vulnerable criteria in NVD's analysis: they count when a service reports them.
     {
       rule: 'Debian 9 (criteria say 9.0; 9 == 9.0)',
-      context: [os('cpe:2.3:o:debian:debian_linux:9:*:*:*:*:*:*:*')],
+      context: [fp('o:debian:debian_linux:9:*:*:*:*:*:*:*')],
       confirmed: ['CVE-2011-2523', 'CVE-2019-10149', 'CVE-2021-44832'],
     },
     {
+      rule: "Debian 9 as the host's OS guess adds no CVE to a service",
+      context: [os('cpe:2.3:o:debian:debian_linux:9:*:*:*:*:*:*:*')],
+      confirmed: [],
+    },
+    {
+      rule: 'the firmware on the port, its hardware from the OS guess: satisfied',
+      context: [fp('o:netapp:aff_a250_firmware:-:*:*:*:*:*:*:*'), os('cpe:2.3:h:netapp:aff_a250:-:*:*:*:*:*:*:*')],
+      confirmed: ['CVE-2021-41617'],
+    },
+    {
+      // Fedora 34's own CVE (CVE-2021-44832) is not the services' CVE.
       rule: 'a host: openssh 8.5p1 and nginx 1.20.0 on Fedora 34',
       context: [
         fp('a:openbsd:openssh:8.5:p1:*:*:*:*:*:*'),
         fp('a:f5:nginx:1.20.0:*:*:*:*:*:*:*'),
         os('cpe:2.3:o:fedoraproject:fedora:34:*:*:*:*:*:*:*'),
       ],
-      confirmed: ['CVE-2021-23017', 'CVE-2021-41617', 'CVE-2021-44832'],
+      confirmed: ['CVE-2021-23017', 'CVE-2021-41617'],
     },
   ];
 

@@ -71,9 +71,16 @@ export interface CveApplicability {
  * - `version_range`: the version lies inside the criterion's bounds (or the CVE 5 status algorithm says affected);
  * - `all_versions`: the criterion's version is ANY with no bounds;
  * - `version_unknown`: the name has no concrete version, so the criterion may or may not apply;
- * - `uncomparable`: a bound or the version could not be ordered.
+ * - `uncomparable`: a bound or the version could not be ordered;
+ * - `version_family`: the name's version is the start of a family (`4` for 4.x) that a bound cuts.
  */
-export type EvidenceKind = 'exact_version' | 'version_range' | 'all_versions' | 'version_unknown' | 'uncomparable';
+export type EvidenceKind =
+  | 'exact_version'
+  | 'version_range'
+  | 'all_versions'
+  | 'version_unknown'
+  | 'uncomparable'
+  | 'version_family';
 
 export type MatchConfidence = 'high' | 'medium' | 'low';
 

@@ -61,8 +61,6 @@ function invalidCpe(text: string): Error {
 }
 
 export const isApplication = (cpe: ScannerCpe) => cpe.wfn.part === 'a';
-/** OS and hardware CPEs describe the host, not the service on the port. */
-export const isPlatform = (cpe: ScannerCpe) => cpe.wfn.part === 'o' || cpe.wfn.part === 'h';
 
 /** Fingerprint identity from a CPE: the 2.3 name plus unquoted vendor/product/version when set. */
 export function fingerprintFromCpe({ wfn, cpe }: ScannerCpe): Fingerprint {
@@ -75,20 +73,46 @@ export function fingerprintFromCpe({ wfn, cpe }: ScannerCpe): Fingerprint {
 }
 
 /**
- * One fingerprint per distinct application CPE. Scanners often emit a version-less CPE beside
- * the version they detected (`cpe:/a:igor_sysoev:nginx` + "1.18.0"): when that CPE is the only
- * one, the version goes into it, so the identity and CVE matching see it. A version that cannot
- * be a CPE value (spaces, non-ASCII) is left out rather than disagree with the CPE.
+ * One fingerprint per distinct CPE the scanner reported for the service, whatever its part (a
+ * FortiGate's `o:fortinet:fortios` on 443 is the service's own identity), applications first.
+ * Scanners often emit a version-less application CPE beside the version they detected
+ * (`cpe:/a:igor_sysoev:nginx` + "1.18.0"): when that CPE is the only application one, the version
+ * goes into it, so the identity and CVE matching see it. A version that cannot be a CPE value
+ * (spaces, non-ASCII) is left out rather than disagree with the CPE.
  */
-export function applicationFingerprints(cpes: ScannerCpe[], detectedVersion?: string): Fingerprint[] {
+export function serviceFingerprints(cpes: ScannerCpe[], detectedVersion?: string): ServiceCpeFingerprints {
   const seen = new Set<string>();
-  const applications = cpes.filter(isApplication).filter((c) => !seen.has(c.cpe) && seen.add(c.cpe));
+  const distinct = cpes.filter((c) => !seen.has(c.cpe) && seen.add(c.cpe));
+  const applications = distinct.filter(isApplication);
+  const platforms = distinct.filter((c) => !isApplication(c)).map(fingerprintFromCpe);
   const only = applications.length === 1 ? applications[0] : undefined;
   if (only && detectedVersion && !hasVersion(only)) {
     const versioned = withVersion(only, detectedVersion);
-    if (versioned) return [fingerprintFromCpe(versioned)];
+    if (versioned) return { applications: [fingerprintFromCpe(versioned)], platforms };
   }
-  return applications.map(fingerprintFromCpe);
+  return { applications: applications.map(fingerprintFromCpe), platforms };
+}
+
+export interface ServiceCpeFingerprints {
+  applications: Fingerprint[];
+  /** OS and hardware CPEs the service reported (a device's firmware, an appliance). */
+  platforms: Fingerprint[];
+}
+
+/**
+ * A service's fingerprints: its application CPEs, else the scanner's product text (`product`),
+ * then its OS/hardware CPEs; the scanner's own fields (`extras`) ride on the first.
+ */
+export function withScannerFields(
+  { applications, platforms }: ServiceCpeFingerprints,
+  product: Fingerprint | undefined,
+  extras: Record<string, string>,
+): Fingerprint[] {
+  const identities = applications.length > 0 ? [...applications] : product ? [product] : [];
+  identities.push(...platforms);
+  if (identities.length === 0) return Object.keys(extras).length > 0 ? [extras] : [];
+  identities[0] = { ...identities[0], ...extras };
+  return identities;
 }
 
 const hasVersion = (cpe: ScannerCpe) => concreteWfnValue(cpe.wfn.version) !== undefined;

@@ -4,7 +4,7 @@
  */
 import { invalidInput } from '../../core/errors.js';
 import type { Fingerprint, Observation, ReadItem, SourcePosition } from '../../core/observation.js';
-import { applicationFingerprints, isPlatform, readScannerCpe } from './fingerprint-cpe.js';
+import { readScannerCpe, serviceFingerprints as cpeFingerprints, withScannerFields } from './fingerprint-cpe.js';
 import { epochSecondsTextToMs } from './timestamps.js';
 import { rejected, reasonOf } from './types.js';
 import {
@@ -103,7 +103,6 @@ function observationFromPort(
   common: Pick<Observation, 'ip' | 'hostnames' | 'timestamp' | 'osCpes'>,
 ): Observation {
   const service = port.service;
-  const serviceCpes = (service?.cpes ?? []).map(readScannerCpe).filter((cpe) => cpe !== undefined);
   return {
     ip: common.ip,
     port: parsePort(port.portid),
@@ -111,15 +110,15 @@ function observationFromPort(
     hostnames: common.hostnames,
     timestamp: common.timestamp,
     fingerprints: service ? serviceFingerprints(service) : [],
-    osCpes: unique([...serviceCpes.filter(isPlatform).map((cpe) => cpe.cpe), ...common.osCpes]),
+    osCpes: common.osCpes,
     cves: port.cves,
     classifications: [],
   };
 }
 
 /**
- * Application CPEs give the identity (one fingerprint each; a lone versionless one takes nmap's
- * version); otherwise nmap's product/version. nmap's own fields ride along on the first
+ * The service's CPEs give the identity (one fingerprint each, see cpeFingerprints); otherwise
+ * nmap's product/version. nmap's own fields ride along on the first
  * fingerprint. Port-table guesses identify nothing.
  */
 export function serviceFingerprints({ attributes: a, cpes }: NmapService): Fingerprint[] {
@@ -135,17 +134,13 @@ export function serviceFingerprints({ attributes: a, cpes }: NmapService): Finge
     banner: a.banner === undefined ? undefined : truncateText(a.banner),
   });
   const scannerCpes = cpes.map(readScannerCpe).filter((cpe) => cpe !== undefined);
-  const identities = applicationFingerprints(scannerCpes, a.version?.trim());
-  if (identities.length > 0) {
-    identities[0] = { ...identities[0], ...extras };
-    return identities;
-  }
+  const version = a.version?.trim();
   const product = a.product?.trim();
-  if (product) {
-    const version = a.version?.trim();
-    return [{ product, ...(version ? { version } : {}), ...extras }];
-  }
-  return Object.keys(extras).length > 0 ? [extras] : [];
+  return withScannerFields(
+    cpeFingerprints(scannerCpes, version),
+    product ? { product, ...(version ? { version } : {}) } : undefined,
+    extras,
+  );
 }
 
 function hostIp(host: NmapHost): string {

@@ -109,11 +109,15 @@ describe('nmap XML fixtures', () => {
       nmap_version: '5.9p1 Debian 5ubuntu1',
       ostype: 'Linux',
     });
-    // The service's cpe:/o: goes to the port's OS CPEs, not to a fingerprint.
-    expect(ssh.osCpes).toContain('cpe:2.3:o:linux:linux_kernel:*:*:*:*:*:*:*:*');
+    // The service's own cpe:/o: is a fingerprint of the port; the host's OS guess stays apart.
+    expect(ssh.fingerprints.map((f) => f.cpe)).toEqual([
+      'cpe:2.3:a:openbsd:openssh:5.9p1:*:*:*:*:*:*:*',
+      'cpe:2.3:o:linux:linux_kernel:*:*:*:*:*:*:*:*',
+    ]);
+    expect(ssh.osCpes).not.toContain('cpe:2.3:o:linux:linux_kernel:*:*:*:*:*:*:*:*');
   });
 
-  it('takes OS CPEs from the most accurate osmatch and service o/h CPEs (full_sudo6)', async () => {
+  it('takes OS CPEs from the most accurate osmatch only (full_sudo6)', async () => {
     const items = await readFixture('nmap_libnmap_full_sudo6.xml');
     expect(find(items, '192.168.1.1', 23).osCpes).toEqual(['cpe:2.3:o:linux:linux_kernel:2.6.13:*:*:*:*:*:*:*']);
     expect(find(items, '192.168.1.1', 992).fingerprints[0]).toMatchObject({
@@ -123,10 +127,11 @@ describe('nmap XML fixtures', () => {
     });
     const mac = find(items, '192.168.1.3', 5900);
     expect(mac.osCpes).toEqual([
-      'cpe:2.3:o:apple:mac_os_x:*:*:*:*:*:*:*:*',
       'cpe:2.3:o:apple:mac_os_x:10.8:*:*:*:*:*:*:*',
       'cpe:2.3:o:apple:iphone_os:5:*:*:*:*:*:*:*',
     ]);
+    // The VNC service's own cpe:/o:apple:mac_os_x is its fingerprint.
+    expect(mac.fingerprints.map((f) => f.cpe)).toContain('cpe:2.3:o:apple:mac_os_x:*:*:*:*:*:*:*:*');
     expect(find(items, '192.168.1.3', 88).fingerprints[0]).toMatchObject({
       cpe: 'cpe:2.3:a:heimdal:kerberos:*:*:*:*:*:*:*:*',
       vendor: 'heimdal',
@@ -258,8 +263,10 @@ describe('nmap XML rules (inline documents)', () => {
         nmap_version: '8.2p1 Ubuntu 4ubuntu0.5',
         service: 'ssh',
       },
+      // The OS CPE the service reported is a fingerprint too, without nmap's version (that is OpenSSH's).
+      { cpe: 'cpe:2.3:o:linux:linux_kernel:*:*:*:*:*:*:*:*', vendor: 'linux', product: 'linux_kernel' },
     ]);
-    expect(ssh.osCpes).toEqual(['cpe:2.3:o:linux:linux_kernel:*:*:*:*:*:*:*:*']);
+    expect(ssh.osCpes).toEqual([]);
   });
 
   it('falls back to endtime, then nmaprun start, and rejects a host with no time at all', async () => {

@@ -168,7 +168,7 @@ describe('Shodan banners', () => {
     expect(observation.fingerprints[0]!.version).toBeUndefined();
   });
 
-  it('falls back to CPE 2.2 entries, puts o/h CPEs in osCpes and skips unparsable ones', async () => {
+  it('falls back to CPE 2.2 entries, keeps o/h CPEs as fingerprints and skips unparsable ones', async () => {
     const banner = {
       ...BANNER,
       cpe23: ['not a cpe'],
@@ -176,8 +176,20 @@ describe('Shodan banners', () => {
       version: '7.4',
     };
     const observation = observationsOf(await read(JSON.stringify(banner)))[0]!;
-    expect(observation.fingerprints.map((f) => f.cpe)).toEqual(['cpe:2.3:a:openbsd:openssh:7.4:*:*:*:*:*:*:*']);
-    expect(observation.osCpes).toEqual(['cpe:2.3:o:linux:linux_kernel:*:*:*:*:*:*:*:*']);
+    expect(observation.fingerprints.map((f) => f.cpe)).toEqual([
+      'cpe:2.3:a:openbsd:openssh:7.4:*:*:*:*:*:*:*',
+      'cpe:2.3:o:linux:linux_kernel:*:*:*:*:*:*:*:*',
+    ]);
+    expect(observation.osCpes).toEqual([]);
+  });
+
+  it('keeps the banner product when the only CPE names the OS', async () => {
+    const banner = { ...BANNER, cpe23: ['cpe:2.3:o:linux:linux_kernel'], product: 'OpenSSH', version: '7.4' };
+    const observation = observationsOf(await read(JSON.stringify(banner)))[0]!;
+    expect(observation.fingerprints.map((f) => [f.cpe, f.product, f.version])).toEqual([
+      [undefined, 'OpenSSH', '7.4'],
+      ['cpe:2.3:o:linux:linux_kernel:*:*:*:*:*:*:*:*', 'linux_kernel', undefined],
+    ]);
   });
 
   it('uses product/version when there is no CPE, numeric ip, default tcp transport', async () => {

@@ -5,7 +5,7 @@
  */
 import { invalidInput } from '../../core/errors.js';
 import type { Observation, ReadItem } from '../../core/observation.js';
-import { applicationFingerprints, isPlatform, readScannerCpe, type ScannerCpe } from './fingerprint-cpe.js';
+import { readScannerCpe, serviceFingerprints, withScannerFields, type ScannerCpe } from './fingerprint-cpe.js';
 import { readJsonRecords } from './json-records.js';
 import { parseTimestamp } from './timestamps.js';
 import { rejected, reasonOf } from './types.js';
@@ -122,24 +122,30 @@ function bannerIp(source: JsonObject): string | undefined {
 }
 
 /**
- * Application CPEs (`cpe23`, else `cpe`) give one fingerprint each (a lone versionless one takes
- * the banner's `version`); OS/hardware CPEs describe the host. Without a CPE, `product`/`version`.
+ * The banner's CPEs (`cpe23`, else `cpe`) give one fingerprint each, whatever their part (a lone
+ * versionless application CPE takes the banner's `version`). Without a CPE, `product`/`version`.
+ * A banner describes one service, so nothing in it is the host's OS guess.
  */
 function identities(banner: JsonObject): Pick<Observation, 'fingerprints' | 'osCpes'> {
   const cpes = parsedCpes(banner.cpe23) ?? parsedCpes(banner.cpe) ?? [];
   const version = optionalText(banner.version);
-  let fingerprints = applicationFingerprints(cpes, version);
+  const fromCpes = serviceFingerprints(cpes, version);
   const extras = compactFields({
     service: isObject(banner._shodan) ? banner._shodan.module : undefined,
     banner: typeof banner.data === 'string' ? truncateText(banner.data) : undefined,
     // Kept when it could not go into the CPE, so it is not lost.
-    shodan_version: fingerprints.length > 0 && fingerprints.every((f) => f.version === undefined) ? version : undefined,
+    shodan_version:
+      fromCpes.applications.length > 0 && fromCpes.applications.every((f) => f.version === undefined)
+        ? version
+        : undefined,
   });
   const product = optionalText(banner.product);
-  if (fingerprints.length > 0) fingerprints[0] = { ...fingerprints[0], ...extras };
-  else if (product) fingerprints = [{ product, ...(version ? { version } : {}), ...extras }];
-  else if (Object.keys(extras).length > 0) fingerprints = [extras];
-  return { fingerprints, osCpes: unique(cpes.filter(isPlatform).map((cpe) => cpe.cpe)) };
+  const fingerprints = withScannerFields(
+    fromCpes,
+    product ? { product, ...(version ? { version } : {}) } : undefined,
+    extras,
+  );
+  return { fingerprints, osCpes: [] };
 }
 
 /** The parsable CPEs of a list; undefined when none parse, so the other list is tried. */

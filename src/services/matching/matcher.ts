@@ -1,8 +1,9 @@
 /**
  * Fingerprint CPEs → CVEs. A record's context is its fingerprints' CPEs plus the host's OS CPEs
  * (AND configurations need the platform). Candidate CVEs come from the criteria index (one lookup
- * per distinct name, names reached through renames included); each candidate's whole
- * applicability is then evaluated by the pure rules, which decide what is confirmed.
+ * per distinct fingerprint name, names reached through renames included; OS guesses never make a
+ * CVE the record's, so they add no candidates); each candidate's whole applicability is then
+ * evaluated by the pure rules against the whole context, which decide what is confirmed.
  *
  * Scans repeat the same software endlessly, so results are cached per context and per name; the
  * caches are dropped whenever the knowledge generation moves.
@@ -12,6 +13,7 @@ import { evaluateApplicability } from '../../core/applicability/evaluate.js';
 import { nameLookupOf, productKeyOf, type NameLookup } from '../../core/applicability/index-keys.js';
 import type { ContextCpe, CveApplicability, CveEvidence } from '../../core/applicability/types.js';
 import type { ContextMatch, CveMatcher, MatchContext } from '../../core/matching.js';
+import { takeTurn } from '../../search/loop-turns.js';
 import { LruCache } from './lru.js';
 
 /** A concrete name as the criteria index looks it up (core: nameLookupOf). */
@@ -113,6 +115,8 @@ export class KnowledgeMatcher implements CveMatcher {
       else pending.set(key, [i]);
     });
     for (const [key, positions] of pending) {
+      // A context of a CVE-dense product takes milliseconds: requests served beside take turns.
+      await takeTurn();
       const match = await this.evaluate(contexts[positions[0]!]!);
       this.contexts.set(key, match);
       for (const i of positions) results[i] = match;
@@ -146,6 +150,8 @@ export class KnowledgeMatcher implements CveMatcher {
     if (inputs.length === 0) return NO_MATCH;
     const cveIds = new Set<string>();
     for (const input of inputs) {
+      // Only the record's own fingerprints can be vulnerable; OS guesses are looked at as platforms.
+      if (input.role !== 'fingerprint') continue;
       const name = candidateNameOf(input.wfn);
       if (name) for (const cve of await this.candidatesOf(name)) cveIds.add(cve);
     }

@@ -1,0 +1,62 @@
+/**
+ * Family versions: a scanner often reports only the start of a version (nmap's OS guess
+ * `linux_kernel:4`, a banner's `2.4`). Compared with a bound that has more components, such a
+ * version stands for every release under it (`4` → 4.x), and a bound that falls inside that family
+ * cuts it: some of its releases are in the range and some are not, so the range decides nothing.
+ */
+import { compareVersions } from './compare.js';
+import type { Cve5VersionEntry } from './cve5-affected.js';
+import type { VersionRange } from './range.js';
+
+type BoundKind = keyof VersionRange;
+
+const NUMERIC = /^\d+(?:\.\d+)*$/;
+
+/** The first version after the family (`4` → `5`, `2.4` → `2.5`), or undefined when it is not numeric. */
+export function nextFamily(version: string): string | undefined {
+  if (!NUMERIC.test(version)) return undefined;
+  const parts = version.split('.');
+  const last = parts.length - 1;
+  parts[last] = String(BigInt(parts[last]!) + 1n);
+  return parts.join('.');
+}
+
+const componentCount = (version: string) => version.split('.').length;
+
+/** Whether `bound` (of the given kind) lets some releases of the family `version` in and keeps others out. */
+export function cutsFamily(version: string, bound: string, kind: BoundKind, versionType?: string): boolean {
+  const next = nextFamily(version);
+  if (next === undefined || componentCount(bound) <= componentCount(version)) return false;
+  const fromStart = compareVersions(bound, version, versionType);
+  const fromNext = compareVersions(bound, next, versionType);
+  if (!fromStart || !fromNext || fromStart.order < 0 || fromNext.order >= 0) return false;
+  // A bound equal to the family's first release cuts only when it keeps that release alone in or out.
+  if (fromStart.order === 0) return kind === 'endIncluding' || kind === 'startExcluding';
+  return true;
+}
+
+/** Whether any bound of the range cuts the family `version`. */
+export function rangeCutsFamily(version: string, range: VersionRange, versionType?: string): boolean {
+  for (const kind of ['startIncluding', 'startExcluding', 'endIncluding', 'endExcluding'] as const) {
+    const bound = range[kind];
+    if (typeof bound === 'string' && cutsFamily(version, bound, kind, versionType)) return true;
+  }
+  return false;
+}
+
+/** Whether a range entry of a CVE 5 `versions` list (`version` up to `lessThan`/`lessThanOrEqual`) cuts the family. */
+export function entriesCutFamily(version: string, entries: readonly Cve5VersionEntry[]): boolean {
+  return entries.some(
+    (entry) =>
+      (entry.lessThan !== undefined || entry.lessThanOrEqual !== undefined) &&
+      rangeCutsFamily(
+        version,
+        {
+          ...(entry.version !== undefined ? { startIncluding: entry.version } : {}),
+          ...(entry.lessThan !== undefined ? { endExcluding: entry.lessThan } : {}),
+          ...(entry.lessThanOrEqual !== undefined ? { endIncluding: entry.lessThanOrEqual } : {}),
+        },
+        entry.versionType,
+      ),
+  );
+}

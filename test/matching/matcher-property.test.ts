@@ -1,0 +1,72 @@
+/**
+ * The knowledge matcher (candidates from the criteria index, then the rules on those) confirms
+ * exactly what the rules confirm when every CVE of the knowledge is evaluated against the context:
+ * random knowledge of every NVD and CVE 5 form, random fingerprints and OS guesses, both engines.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { confirmedCves, evaluateMany } from '../../src/core/applicability/evaluate.js';
+import type { ContextCpe, CveApplicability } from '../../src/core/applicability/types.js';
+import { parseCpe } from '../../src/core/cpe.js';
+import type { MatchContext } from '../../src/core/matching.js';
+import { KnowledgeMatcher } from '../../src/services/matching/matcher.js';
+import { storageKnowledgeSource } from '../../src/services/matching/source.js';
+import { createStorage, type Storage } from '../../src/storage/index.js';
+import { engineCases } from '../support/engines.js';
+import { applicability, name, writeOf } from '../search/cpe-cves/random-knowledge.js';
+
+const cveId = (i: number) => `CVE-2024-${String(1000 + i)}`;
+
+const context = fc.record({
+  fingerprintCpes: fc.array(name, { maxLength: 3 }),
+  osCpes: fc.array(name, { maxLength: 2 }),
+});
+
+/** The reference: every CVE's applicability evaluated against the whole context. */
+function reference(apps: CveApplicability[], { fingerprintCpes, osCpes }: MatchContext): string[] {
+  const cpes: ContextCpe[] = [
+    ...[...new Set(fingerprintCpes)].map((cpe) => ({ cpe, wfn: parseCpe(cpe), role: 'fingerprint' as const })),
+    ...[...new Set(osCpes)].map((cpe) => ({ cpe, wfn: parseCpe(cpe), role: 'os' as const })),
+  ];
+  return confirmedCves(evaluateMany(apps, cpes));
+}
+
+describe.each(engineCases())('the knowledge matcher against the rules on every CVE ($name)', (engine) => {
+  let storage: Storage;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    const fresh = await engine.fresh();
+    drop = fresh.drop;
+    storage = await createStorage(fresh.config);
+  });
+  afterAll(async () => {
+    await storage?.close();
+    await drop?.();
+  });
+
+  it('confirms the same CVEs for random knowledge and contexts', async () => {
+    let written: string[] = [];
+    let confirmed = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(applicability, { minLength: 1, maxLength: 12 }),
+        fc.array(context, { minLength: 1, maxLength: 8 }),
+        async (drawn, contexts) => {
+          if (written.length > 0) await storage.knowledge.remove(written);
+          const apps = drawn.map((app, i) => ({ cveId: cveId(i), ...app }));
+          await storage.knowledge.replace(drawn.map((app, i) => writeOf(cveId(i), app)));
+          written = apps.map((app) => app.cveId);
+          const expected = contexts.map((c) => reference(apps, c));
+          confirmed += expected.filter((cves) => cves.length > 0).length;
+          for (const evidence of [false, true]) {
+            const matcher = new KnowledgeMatcher(storageKnowledgeSource(storage), { evidence });
+            expect((await matcher.matchAll(contexts)).map((m) => m.confirmed)).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: engine.name === 'sqlite' ? 150 : 60 },
+    );
+    // The random knowledge does confirm CVEs (the comparison is not of empty lists).
+    expect(confirmed).toBeGreaterThan(20);
+  }, 300_000);
+});
