@@ -78,7 +78,7 @@ export interface MatcherPass {
 
 export interface IngestFigures {
   /** off; cold: a new matcher, as a `vulnscope ingest scans` process starts; warm: the matcher the matcher passes warmed. */
-  matcher: 'off' | 'cold' | 'warm';
+  matcher: 'off' | 'cold' | 'warm' | 'table';
   seconds: number;
   /** Observations read (fewer than offered when the time budget cut the run). */
   read: number;
@@ -164,6 +164,8 @@ export interface KnowledgeBenchResult {
     off: IngestFigures;
     on: IngestFigures;
     onWarm: IngestFigures;
+    /** The same CVE sets as the new matcher's run, replayed from a table (absent in older results). */
+    baseline?: IngestFigures;
   };
 }
 
@@ -281,7 +283,7 @@ function matcherSection(r: KnowledgeBenchResult): string[] {
     '',
     '## Ingest (`runIngest`, Vulnscope NDJSON, batches of 1,000)',
     '',
-    `${n(r.ingest.observations)} new observations per run carrying the same kind of contexts (another seed), each run into fresh addresses, each cut at the first batch boundary after ${r.ingest.budgetSeconds} s (a batch of 1,000 is matched as a whole). off = the pipeline given a matcher that confirms nothing (it always matches otherwise); new matcher = a fresh \`KnowledgeMatcher\` over storage (cold caches), as in a new \`vulnscope ingest scans\` process; warmed = the matcher of the passes above (run before the new one, then dropped: one matcher alive at a time).`,
+    `${n(r.ingest.observations)} new observations per run carrying the same kind of contexts (another seed), each run into fresh addresses, each cut at the first batch boundary after ${r.ingest.budgetSeconds} s (a batch of 1,000 is matched as a whole). off = the pipeline given a matcher that confirms nothing (it always matches otherwise); new matcher = a fresh \`KnowledgeMatcher\` over storage (cold caches), as in a new \`vulnscope ingest scans\` process; warmed = the matcher of the passes above (run before the new one, then dropped: one matcher alive at a time); baseline = the observations the new matcher's run read, given the CVE sets that run confirmed from a table (what storing them costs without matching); ÷ baseline is the new matcher's rate against it.`,
     '',
     '| matcher | observations | obs/s | seconds | records with knowledge CVEs | ÷ off | heap after, MiB |',
     '|---|---:|---:|---:|---:|---:|---:|',
@@ -290,12 +292,19 @@ function matcherSection(r: KnowledgeBenchResult): string[] {
         ['off', r.ingest.off],
         ['on, new matcher', r.ingest.on],
         ['on, warmed matcher', r.ingest.onWarm],
+        ...(r.ingest.baseline ? [['baseline: CVE sets from a table', r.ingest.baseline] as const] : []),
       ] as const
     ).map(
       ([label, run]) =>
         `| ${label} | ${n(run.read)} | ${rate(run.observationsPerSecond)} | ${run.seconds.toFixed(1)} | ${n(run.withKnowledgeCves)} | ${(run.observationsPerSecond / ingest.off.observationsPerSecond).toPrecision(2)} | ${n(run.heapMiB)} |`,
     ),
     '',
+    ...(r.ingest.baseline
+      ? [
+          `New matcher ÷ baseline: ${(r.ingest.on.observationsPerSecond / r.ingest.baseline.observationsPerSecond).toPrecision(2)} (target ≥ 0.5); ÷ off: ${(r.ingest.on.observationsPerSecond / r.ingest.off.observationsPerSecond).toPrecision(2)}.`,
+          '',
+        ]
+      : []),
   ];
 }
 

@@ -20,6 +20,8 @@ export interface Config {
   asnMmdb?: string;
   countryMmdb?: string;
   asDomainCsv?: string;
+  /** nmap's service-probe file, whose product names give CPEs to fingerprints without one (VULNSCOPE_NMAP_SERVICE_PROBES). */
+  nmapServiceProbes?: string;
   /** Overrides the secret kept in the database. */
   secret?: string;
   /** How often the server's index polls the change log (ms). */
@@ -131,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     asnMmdb: pick(overrides.asnMmdb, 'VULNSCOPE_ASN_MMDB'),
     countryMmdb: pick(overrides.countryMmdb, 'VULNSCOPE_COUNTRY_MMDB'),
     asDomainCsv: pick(overrides.asDomainCsv, 'VULNSCOPE_AS_DOMAIN_CSV'),
+    ...serviceProbesOf(nonEmpty(env.VULNSCOPE_NMAP_SERVICE_PROBES)),
     secret: nonEmpty(env.VULNSCOPE_SECRET),
     indexPollMs: integer(nonEmpty(env.VULNSCOPE_INDEX_POLL_MS) ?? '250', 'VULNSCOPE_INDEX_POLL_MS', 10, 60_000),
     sweepIntervalMs: integer(
@@ -167,6 +170,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     cvelistUrl: httpUrl(nonEmpty(env.VULNSCOPE_CVELIST_URL) ?? DEFAULT_CVELIST_URL, 'VULNSCOPE_CVELIST_URL'),
     ...(nonEmpty(env.VULNSCOPE_STATUS_TOKEN) ? { statusToken: nonEmpty(env.VULNSCOPE_STATUS_TOKEN) } : {}),
   };
+}
+
+/** Where Debian's (and nmap's own) packages install the service-probe file. */
+const NMAP_SERVICE_PROBES = '/usr/share/nmap/nmap-service-probes';
+
+/** A path, `off`, or unset: nmap's installed file when there is one. */
+function serviceProbesOf(value: string | undefined): { nmapServiceProbes?: string } {
+  if (value === 'off') return {};
+  if (value !== undefined) return { nmapServiceProbes: value };
+  return fs.existsSync(NMAP_SERVICE_PROBES) ? { nmapServiceProbes: NMAP_SERVICE_PROBES } : {};
 }
 
 /** `24h`, `30m`, `90s`, `500ms`, `1d`, or a number of seconds; `0` disables. */

@@ -7,6 +7,7 @@ import type { GeoEnricher } from './enrich/geo.js';
 import { applyKnowledge } from './match.js';
 import type { CveMatcher } from '../core/matching.js';
 import { prepareFingerprints } from './prepared-fingerprints.js';
+import type { ProductNameTable } from './product-names/table.js';
 
 export interface IngestSummary {
   read: number;
@@ -40,6 +41,8 @@ export interface PipelineStages {
   classifier: ClassificationResolver;
   /** Fingerprint → CVE matching (the services layer's `confirmingMatcher(storage)` in the product). */
   matcher: CveMatcher;
+  /** Scanner product names → CPEs, for fingerprints that carry none. */
+  productNames?: ProductNameTable;
 }
 
 const DAY_MS = 86_400_000;
@@ -173,10 +176,16 @@ export async function runIngest(
 }
 
 /** Normalise, enrich and match one observation into the record it becomes. */
-export function prepare(observation: Observation, stages: Pick<PipelineStages, 'geo' | 'classifier'>): HostWrite {
+export function prepare(
+  observation: Observation,
+  stages: Pick<PipelineStages, 'geo' | 'classifier' | 'productNames'>,
+): HostWrite {
   const ip = parseIp(observation.ip);
   const ipKey = ipSortKey(ip);
-  const { fingerprints, fpKey, implied } = prepareFingerprints(observation.fingerprints);
+  const names = stages.productNames;
+  const { fingerprints, fpKey, implied } = prepareFingerprints(
+    names ? observation.fingerprints.map((fingerprint) => names.identify(fingerprint)) : observation.fingerprints,
+  );
   const geo = stages.geo?.lookup(ip.text) ?? {};
   const scannerCves = [...new Set(observation.cves.map((cve) => cve.toUpperCase()))].sort();
   return {

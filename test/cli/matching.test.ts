@@ -64,4 +64,57 @@ describe('fingerprint → CVE matching from the CLI', () => {
     expect(rebuild.code).toBe(0);
     expect(summaryOf(rebuild.stderr)['records changed'] ?? '0').toBe('0');
   });
+
+  it("gives fingerprints without a CPE the CPE their product name has in nmap's service probes", async () => {
+    // Lines in nmap-service-probes' format (written for this test; nmap's own file is not copied).
+    const probes = path.join(dir, 'nmap-service-probes');
+    fs.writeFileSync(
+      probes,
+      [
+        'Probe TCP NULL q||',
+        'match ssh m|^SSH-([\\d.]+)-OpenSSH_([\\w._-]+)\\r?\\n| p/OpenSSH/ v/$2/ i/protocol $1/ cpe:/a:openbsd:openssh:$2/',
+        'match http m|^HTTP/1\\.[01] .*\\r\\nServer: nginx/([\\d.]+)|s p/nginx/ v/$1/ cpe:/a:igor_sysoev:nginx:$1/',
+        '',
+      ].join('\n'),
+    );
+    const scans = path.join(dir, 'no-cpe.ndjson');
+    const named = (ip: string, product: string, version: string) =>
+      JSON.stringify({ ip, port: 22, timestamp: '2026-11-01T00:00:00Z', fingerprints: [{ product, version }] });
+    fs.writeFileSync(
+      scans,
+      `${[named('192.0.2.10', 'OpenSSH', '8.5p1'), named('192.0.2.11', 'Unknown sshd', '1.0')].join('\n')}\n`,
+    );
+    expect((await runCli(['ingest', 'scans', scans], env)).code).toBe(0);
+    expect((await cvesByIp())['192.0.2.10']).toEqual([]);
+
+    const withProbes = { ...env, VULNSCOPE_NMAP_SERVICE_PROBES: probes };
+    const rescan = path.join(dir, 'no-cpe-again.ndjson');
+    fs.writeFileSync(
+      rescan,
+      `${[named('192.0.2.12', 'OpenSSH', '8.5p1'), named('192.0.2.13', 'Unknown sshd', '1.0')].join('\n')}\n`,
+    );
+    expect((await runCli(['ingest', 'scans', rescan], withProbes)).code).toBe(0);
+    const storage = await createStorage({ engine: 'sqlite', file: env.VULNSCOPE_DATABASE_URL! }, { migrate: false });
+    try {
+      const records = new Map((await storage.hosts.scan(0, 100)).map((r) => [r.ip, r]));
+      expect(records.get('192.0.2.12')!.cves).toEqual(['CVE-2021-41617']);
+      expect(records.get('192.0.2.12')!.fingerprints[0]).toMatchObject({
+        cpe: 'cpe:2.3:a:openbsd:openssh:8.5p1:*:*:*:*:*:*:*',
+        vendor: 'openbsd',
+        product: 'openssh',
+        version: '8.5p1',
+        scanner_product: 'OpenSSH',
+      });
+      expect(records.get('192.0.2.13')!.fingerprints[0]).toEqual({ product: 'Unknown sshd', version: '1.0' });
+    } finally {
+      await storage.close();
+    }
+
+    const missing = await runCli(['ingest', 'scans', rescan], {
+      ...env,
+      VULNSCOPE_NMAP_SERVICE_PROBES: path.join(dir, 'none'),
+    });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/nmap service-probe file/);
+  });
 });

@@ -28,7 +28,9 @@ export function runCli(args: string[], env: Record<string, string>, stdin?: stri
 
 export function spawnCli(args: string[], env: Record<string, string>): ChildProcess {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VULNSCOPE_')));
-  return spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...clean, ...env }, stdio: 'pipe' });
+  // Tests name nmap's service-probe file when they want one: an installed nmap must not change results.
+  const settings = { VULNSCOPE_NMAP_SERVICE_PROBES: 'off', ...env };
+  return spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...clean, ...settings }, stdio: 'pipe' });
 }
 
 /** A port the OS reports free right now (random ports collide with ephemeral client ports). */

@@ -6,6 +6,7 @@ import type { ReadItem } from '../../core/observation.js';
 import { ClassificationResolver } from '../../ingest/classifications/resolver.js';
 import { openGeoEnricher } from '../../ingest/enrich/geo.js';
 import { runIngest, type IngestSummary } from '../../ingest/pipeline.js';
+import { readNmapServiceProbes } from '../../ingest/product-names/nmap-probes.js';
 import { readScanFile, type ScanFormat } from '../../ingest/readers/index.js';
 import { createStorage } from '../../storage/index.js';
 import { printSummary } from '../output.js';
@@ -58,10 +59,11 @@ export async function ingestScans(config: Config, files: string[], options: Inge
   };
   try {
     const classifier = new ClassificationResolver(await storage.classificationLists.allEntries());
+    const productNames = config.nmapServiceProbes ? await readNmapServiceProbes(config.nmapServiceProbes) : undefined;
     summary = await runIngest(
       storage,
       allFiles(files, options.format, onUnreadable),
-      { geo, classifier, matcher: confirmingMatcher(storage) },
+      { geo, classifier, matcher: confirmingMatcher(storage), ...(productNames ? { productNames } : {}) },
       {
         retentionDays: config.retentionDays,
         batchSize: options.batchSize,
