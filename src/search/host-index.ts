@@ -317,6 +317,16 @@ export class HostIndex {
    * combination is answered from the distinct fingerprint identities, each with its bitmap.
    */
   private fingerprintFilter(query: HostQuery): Bitmap | undefined {
+    const { renamedAs, ...named } = query;
+    const own = this.identityFilter(named);
+    if (!renamedAs?.length || own === undefined) return own;
+    return unionAll([
+      own,
+      ...renamedAs.map(({ vendor, product }) => this.identityFilter({ ...named, vendor, product }) ?? own),
+    ]);
+  }
+
+  private identityFilter(query: HostQuery): Bitmap | undefined {
     const { vendor, product, version, cpe } = query;
     const given = [vendor, product, version, cpe].filter((value) => value !== undefined).length;
     if (given === 0) return undefined;

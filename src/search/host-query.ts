@@ -19,6 +19,8 @@ export interface HostQuery {
   vendor?: string;
   product?: string;
   version?: string;
+  /** Other (vendor, product) names of the filtered product through renames: a fingerprint under any of them matches too. */
+  renamedAs?: Array<{ vendor: string; product: string }>;
   cpe?: Wfn;
   asn?: string;
   country?: string;

@@ -11,6 +11,7 @@ import { FeedRegistry } from '../../src/services/feed-registry.js';
 import { ingestCpeDictionary } from '../../src/ingest/knowledge/dictionary.js';
 import { remapHosts } from '../../src/services/matching/remap.js';
 import { confirmingMatcher, knowledgeMatcher } from '../../src/services/matching/source.js';
+import { productRenamesOf } from '../../src/services/matching/renames.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 import { validateAgainst } from '../support/contract.js';
@@ -204,6 +205,17 @@ describe.each(engineCases())('fingerprint → CVE matching ($name)', (engine) =>
     ]);
     const { body } = await t.get('/v3/index/target-intel?cidr=203.0.113.9&explain=true');
     expect(body.data[0].cve).toEqual(['CVE-2021-23017']);
+    // Filters follow the renames too: the igor_sysoev:nginx record is nginx's and f5's.
+    await productRenamesOf(t.storage, performance.now() + 60_000);
+    const ipsOf = async (query: string) =>
+      (await t.get(`/v3/index/target-intel?${query}&limit=100`)).body.data.map((r: { ip: string }) => r.ip).sort();
+    const f5 = ROWS.flatMap((row, i) => (row.cpes.some((cpe) => cpe.includes(':f5:nginx:')) ? [ipOf(i)] : []));
+    expect(await ipsOf('vendor=nginx')).toEqual([...f5, '203.0.113.9'].sort());
+    expect(await ipsOf('vendor=f5&product=nginx')).toEqual([...f5, '203.0.113.9'].sort());
+    expect(await ipsOf('vendor=igor_sysoev')).toEqual([...f5, '203.0.113.9'].sort());
+    expect((await t.get('/v3/index/target-intel?vendor=f5&product=nginx')).body._meta.total_documents).toBe(
+      f5.length + 1,
+    );
     expect(body.data[0].cve_evidence).toContainEqual(
       expect.objectContaining({
         cve: 'CVE-2021-23017',

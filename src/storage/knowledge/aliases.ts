@@ -132,3 +132,12 @@ export async function aliasesOf(db: Sql, productKeys: readonly string[]): Promis
   }
   return result;
 }
+
+/** Every rename as a pair of product keys (renames number in the thousands at most). */
+export async function allAliases(db: Sql): Promise<Array<[string, string]>> {
+  const rows = await db.all<AliasRow>(`SELECT part, vendor, product, to_part, to_vendor, to_product FROM cpe_aliases`);
+  return rows.map((row) => [
+    productKey(row.part, row.vendor, row.product),
+    productKey(row.to_part, row.to_vendor, row.to_product),
+  ]);
+}

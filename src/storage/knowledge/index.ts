@@ -2,7 +2,7 @@ import { parseCpe } from '../../core/cpe.js';
 import type { CveApplicability } from '../../core/applicability/types.js';
 import type { Database, Listening, ListenHandlers } from '../database.js';
 import { KNOWLEDGE_CHANGES_CHANNEL } from './channel.js';
-import { aliasesOf, upsertAliases } from './aliases.js';
+import { aliasesOf, allAliases, upsertAliases } from './aliases.js';
 import {
   applicabilityOf,
   candidateCves,
@@ -204,6 +204,11 @@ export class KnowledgeRepository {
   /** For each `part:vendor:product`, the product keys linked to it by renames (both directions, transitively), itself excluded. */
   aliasesOf(productKeys: readonly string[]): Promise<Map<string, string[]>> {
     return aliasesOf(this.db, productKeys);
+  }
+
+  /** Every rename as a pair of `part:vendor:product` keys. */
+  allAliases(): Promise<Array<[string, string]>> {
+    return allAliases(this.db);
   }
 
   searchCpeNames(search: CpeNameSearch): Promise<CpeNameSearchResult> {
