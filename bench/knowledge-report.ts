@@ -279,7 +279,7 @@ function matcherSection(r: KnowledgeBenchResult): string[] {
     passRow('cold cache', r.matcher.cold),
     passRow('warm cache', r.matcher.warm),
     '',
-    `Heap in use (after a full GC) before the matcher was made: ${n(r.matcher.heapBeforeMiB)} MiB; after the cold pass, its caches holding ${n(r.matcher.cold.distinctContexts)} contexts with their evidence: ${n(r.matcher.heapAfterColdMiB)} MiB (${(((r.matcher.heapAfterColdMiB - r.matcher.heapBeforeMiB) * 1024) / Math.max(1, r.matcher.cold.distinctContexts)).toFixed(0)} KiB per distinct context).`,
+    `Heap in use (after a full GC) before the matcher was made: ${n(r.matcher.heapBeforeMiB)} MiB; after the cold pass, its caches holding ${n(r.matcher.cold.distinctContexts)} contexts (confirmed CVEs only, as ingest's matcher keeps them) with the names and applicability they read: ${n(r.matcher.heapAfterColdMiB)} MiB (${(((r.matcher.heapAfterColdMiB - r.matcher.heapBeforeMiB) * 1024) / Math.max(1, r.matcher.cold.distinctContexts)).toFixed(0)} KiB per distinct context).`,
     '',
     '## Ingest (`runIngest`, Vulnscope NDJSON, batches of 1,000)',
     '',

@@ -74,8 +74,8 @@ const FEED = {
 const SEED = 11;
 /** Contexts per matchAll call, as the ingest pipeline batches them. */
 const MATCH_BATCH = 1000;
-/** A matcher with cold caches (`knowledgeMatcher(storage)` is one shared instance per storage). */
-const newMatcher = (storage: Storage) => new KnowledgeMatcher(storageKnowledgeSource(storage));
+/** A matcher with cold caches, keeping confirmed CVEs only as ingest's `confirmingMatcher(storage)` does. */
+const newMatcher = (storage: Storage) => new KnowledgeMatcher(storageKnowledgeSource(storage), { evidence: false });
 /** Matching off: the pipeline always matches, so it gets a matcher that confirms nothing. */
 const NO_MATCHING: CveMatcher = {
   matchAll: async (contexts) => contexts.map((): ContextMatch => ({ confirmed: [], evidence: [] })),

@@ -47,10 +47,11 @@ describe.each(engineCases())('the knowledge matcher against the rules on every C
   it('confirms the same CVEs for random knowledge and contexts', async () => {
     let written: string[] = [];
     let confirmed = 0;
+    const runs = engine.name === 'sqlite' ? 150 : 60;
     await fc.assert(
       fc.asyncProperty(
         fc.array(applicability, { minLength: 1, maxLength: 12 }),
-        fc.array(context, { minLength: 1, maxLength: 8 }),
+        fc.array(context, { minLength: 10, maxLength: 30 }),
         async (drawn, contexts) => {
           if (written.length > 0) await storage.knowledge.remove(written);
           const apps = drawn.map((app, i) => ({ cveId: cveId(i), ...app }));
@@ -64,9 +65,9 @@ describe.each(engineCases())('the knowledge matcher against the rules on every C
           }
         },
       ),
-      { numRuns: engine.name === 'sqlite' ? 150 : 60 },
+      { numRuns: runs },
     );
     // The random knowledge does confirm CVEs (the comparison is not of empty lists).
-    expect(confirmed).toBeGreaterThan(20);
+    expect(confirmed).toBeGreaterThan(runs / 5);
   }, 300_000);
 });

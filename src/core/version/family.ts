@@ -21,12 +21,19 @@ export function nextFamily(version: string): string | undefined {
   return parts.join('.');
 }
 
-const componentCount = (version: string) => version.split('.').length;
+function componentCount(version: string): number {
+  let count = 1;
+  for (let i = 0; i < version.length; i++) if (version.charCodeAt(i) === 46 /* . */) count++;
+  return count;
+}
 
 /** Whether `bound` (of the given kind) lets some releases of the family `version` in and keeps others out. */
 export function cutsFamily(version: string, bound: string, kind: BoundKind, versionType?: string): boolean {
-  const next = nextFamily(version);
-  if (next === undefined || componentCount(bound) <= componentCount(version)) return false;
+  if (!NUMERIC.test(version) || componentCount(bound) <= componentCount(version)) return false;
+  return cutsFrom(version, nextFamily(version)!, bound, kind, versionType);
+}
+
+function cutsFrom(version: string, next: string, bound: string, kind: BoundKind, versionType?: string): boolean {
   const fromStart = compareVersions(bound, version, versionType);
   const fromNext = compareVersions(bound, next, versionType);
   if (!fromStart || !fromNext || fromStart.order < 0 || fromNext.order >= 0) return false;
@@ -37,9 +44,14 @@ export function cutsFamily(version: string, bound: string, kind: BoundKind, vers
 
 /** Whether any bound of the range cuts the family `version`. */
 export function rangeCutsFamily(version: string, range: VersionRange, versionType?: string): boolean {
+  if (!NUMERIC.test(version)) return false;
+  const components = componentCount(version);
+  let next: string | undefined;
   for (const kind of ['startIncluding', 'startExcluding', 'endIncluding', 'endExcluding'] as const) {
     const bound = range[kind];
-    if (typeof bound === 'string' && cutsFamily(version, bound, kind, versionType)) return true;
+    if (typeof bound !== 'string' || componentCount(bound) <= components) continue;
+    next ??= nextFamily(version)!;
+    if (cutsFrom(version, next, bound, kind, versionType)) return true;
   }
   return false;
 }

@@ -46,6 +46,29 @@ export interface MatcherOptions {
 
 const NO_MATCH: ContextMatch = Object.freeze({ confirmed: [], evidence: [] }) as ContextMatch;
 
+/** What one fingerprint name confirms by itself, and the CVEs that need the rest of the context. */
+interface NameConfirmation {
+  confirmed: string[];
+  conditional: CveApplicability[];
+}
+
+const NOTHING_CONFIRMED: NameConfirmation = Object.freeze({ confirmed: [], conditional: [] }) as NameConfirmation;
+
+/**
+ * Whether a name's confirmed evidence on this CVE is the same whatever else the context holds:
+ * every configuration is an OR of OR nodes without negation (a definite vulnerable hit makes it
+ * true by itself, and nothing else can make a weaker hit confirmed); CVE 5 entries stand alone.
+ */
+const standsAlone = (app: CveApplicability) =>
+  app.statements.every((statement) =>
+    statement.configurations.every(
+      (configuration) =>
+        !configuration.negate &&
+        (configuration.nodes.length === 1 || configuration.operator === 'OR') &&
+        configuration.nodes.every((node) => node.operator === 'OR' && !node.negate),
+    ),
+  );
+
 function parseOrSkip(text: string): Wfn | undefined {
   try {
     return parseCpe(text);
@@ -89,6 +112,8 @@ export class KnowledgeMatcher implements CveMatcher {
   private readonly aliasCache = new Map<string, string[]>();
   /** Per product (`part:vendor:product`): whether knowledge names it at all. Scans carry a few thousand products in tens of thousands of versions. */
   private readonly productsWithCriteria = new LruCache<string, boolean>(100_000);
+  /** Per fingerprint name (and the renamed name used): what it confirms alone (confirmed-only matching). */
+  private readonly nameConfirmations: LruCache<string, NameConfirmation>;
   private readonly keepEvidence: boolean;
 
   constructor(
@@ -99,6 +124,7 @@ export class KnowledgeMatcher implements CveMatcher {
     this.contexts = new LruCache(options.contextCacheSize ?? 50_000);
     this.names = new LruCache(options.nameCacheSize ?? 50_000);
     this.applicabilities = new LruCache(options.applicabilityCacheSize ?? 100_000);
+    this.nameConfirmations = new LruCache(options.nameCacheSize ?? 50_000);
   }
 
   /** Matches many records' contexts; equal contexts are evaluated once. */
@@ -135,6 +161,7 @@ export class KnowledgeMatcher implements CveMatcher {
     this.applicabilities.clear();
     this.aliasCache.clear();
     this.productsWithCriteria.clear();
+    this.nameConfirmations.clear();
   }
 
   private async checkGeneration(): Promise<void> {
@@ -148,6 +175,7 @@ export class KnowledgeMatcher implements CveMatcher {
   private async evaluate(context: MatchContext): Promise<ContextMatch> {
     const inputs = await this.contextCpes(context);
     if (inputs.length === 0) return NO_MATCH;
+    if (!this.keepEvidence) return this.confirmedOnly(inputs);
     const cveIds = new Set<string>();
     for (const input of inputs) {
       // Only the record's own fingerprints can be vulnerable; OS guesses are looked at as platforms.
@@ -162,6 +190,46 @@ export class KnowledgeMatcher implements CveMatcher {
     if (evidence.length === 0) return NO_MATCH;
     const confirmed = [...new Set(evidence.filter((e) => e.confirmed).map((e) => e.cve))].sort();
     return { confirmed, evidence: this.keepEvidence ? evidence : [] };
+  }
+
+  /**
+   * The confirmed CVEs without evidence: per fingerprint name, what the name confirms by itself
+   * (remembered, so a name costs its evaluation once, whatever the contexts it appears in), then
+   * the CVEs whose configurations need more than one name, evaluated against the whole context.
+   */
+  private async confirmedOnly(inputs: ContextCpe[]): Promise<ContextMatch> {
+    const confirmed = new Set<string>();
+    const conditional = new Map<string, CveApplicability>();
+    for (const input of inputs) {
+      if (input.role !== 'fingerprint') continue;
+      const alone = await this.confirmedByName(input);
+      for (const cve of alone.confirmed) confirmed.add(cve);
+      for (const app of alone.conditional) conditional.set(app.cveId, app);
+    }
+    for (const app of conditional.values()) {
+      if (!confirmed.has(app.cveId) && evaluateApplicability(app, inputs).some((e) => e.confirmed))
+        confirmed.add(app.cveId);
+    }
+    return confirmed.size === 0 ? NO_MATCH : { confirmed: [...confirmed].sort(), evidence: [] };
+  }
+
+  private async confirmedByName(input: ContextCpe): Promise<NameConfirmation> {
+    const key = `${input.cpe}\u0000${input.alias ?? ''}`;
+    const known = this.nameConfirmations.get(key);
+    if (known) return known;
+    const name = candidateNameOf(input.wfn);
+    let result = NOTHING_CONFIRMED;
+    if (name) {
+      const confirmed: string[] = [];
+      const conditional: CveApplicability[] = [];
+      for (const app of await this.applicabilityOf([...(await this.candidatesOf(name))].sort())) {
+        if (!standsAlone(app)) conditional.push(app);
+        else if (evaluateApplicability(app, [input]).some((e) => e.confirmed)) confirmed.push(app.cveId);
+      }
+      if (confirmed.length > 0 || conditional.length > 0) result = { confirmed, conditional };
+    }
+    this.nameConfirmations.set(key, result);
+    return result;
   }
 
   /** The context's names, plus the same names under every product they were renamed to or from. */
