@@ -233,3 +233,22 @@ export function confirmedCves(evidence: Iterable<CveEvidence> | Map<string, CveE
   const rows = evidence instanceof Map ? [...evidence.values()].flat() : [...evidence];
   return [...new Set(rows.filter((row) => row.confirmed).map((row) => row.cve))].sort();
 }
+
+/**
+ * Whether a name's confirmed evidence on this CVE is the same whatever else the context holds:
+ * every configuration is an OR of OR nodes without negation (a definite vulnerable hit makes it
+ * true by itself, and nothing else can make a weaker hit confirmed); CVE 5 entries stand alone.
+ */
+export const standsAlone = (app: CveApplicability) =>
+  app.statements.every((statement) =>
+    statement.configurations.every(
+      (configuration) =>
+        !configuration.negate &&
+        (configuration.nodes.length === 1 || configuration.operator === 'OR') &&
+        configuration.nodes.every((node) => node.operator === 'OR' && !node.negate),
+    ),
+  );
+
+/** Whether a definite hit of a key-decided vulnerable criterion confirms the CVE by itself: NVD configurations that stand alone. */
+export const decidedByOwnHit = (app: CveApplicability) =>
+  standsAlone(app) && app.statements.every((statement) => statement.affected.length === 0);

@@ -344,7 +344,9 @@ describe('the key prefilter has no false negatives (property)', () => {
         const app = nvdApp(criterion);
         const relation = relateCriterion(parseCpe(criterion.criteria), criterion.range, name);
         const evidence = evaluateApplicability(app, [{ cpe: formatCpe23(name), wfn: name, role: 'fingerprint' }]);
-        if (!isMatch(relation) && evidence.length === 0) return;
+        // A family cut by a range that starts inside it (`4` against `>= 4.1`) is possible evidence
+        // the key lookup leaves out by design: the version itself is outside the range.
+        if (!isMatch(relation) && evidence.every((e) => e.kind === 'version_family')) return;
         matched.nvd++;
         expect(prefilterPasses(indexedCriteria(app), name)).toBe(true);
       }),
@@ -463,7 +465,7 @@ describe('the key prefilter has no false negatives (property)', () => {
       for (const text of names) {
         const name = parseCpe(text);
         const evidence = evaluateApplicability(app, [{ cpe: text, wfn: name, role: 'fingerprint' }]);
-        if (evidence.length === 0) continue;
+        if (evidence.every((e) => e.kind === 'version_family')) continue;
         related++;
         expect(prefilterPasses(indexedCriteria(app), name), `${app.cveId} × ${text}`).toBe(true);
       }

@@ -15,6 +15,9 @@ import { fastCriterionOf, type FastCriterion } from './fast-criteria.js';
 import { IntervalStabbing, type KeyInterval } from './interval-stabbing.js';
 import { mayCover, slowCriteriaOf, type SlowCriterion } from './slow-criteria.js';
 import type { Slicer } from '../slices.js';
+import { nextFamily } from '../../core/version/family.js';
+import { versionOfWfn } from '../../core/version/cpe-version.js';
+import { versionSortKey } from '../../core/version/sort-key.js';
 
 export interface ProductIdentity {
   part: string;
@@ -54,6 +57,11 @@ export class ProductCves {
     private readonly vulnerable: KeyedCriteria,
     private readonly other: KeyedCriteria,
     private readonly slow: SlowCriterion[],
+    /**
+     * The bound keys of the vulnerable key-decided ranges, sorted, for host matching's family
+     * check: `atStart` holds those that cut a family they equal the start of (`<= 4.0`, `> 4.0`).
+     */
+    private readonly vulnerableBounds: { inside: SortedBounds; atStart: SortedBounds },
     /** Rows read, for the cache's budget. */
     readonly weight: number,
   ) {}
@@ -90,9 +98,21 @@ export class ProductCves {
       }
     }
     const pause = () => slicer.yieldIfDue();
+    const inside = new Map<string, number[]>();
+    const atStart = new Map<string, number[]>();
+    const note = (bounds: Map<string, number[]>, key: string, cve: number) => {
+      const cves = bounds.get(key);
+      if (cves) cves.push(cve);
+      else bounds.set(key, [cve]);
+    };
+    for (const range of builders.vulnerable.ranges) {
+      if (range.start !== undefined) note(range.startInclusive ? inside : atStart, range.start, range.value);
+      if (range.end !== undefined) note(range.endInclusive ? atStart : inside, range.end, range.value);
+    }
+    const vulnerableBounds = { inside: sortedBounds(inside), atStart: sortedBounds(atStart) };
     const vulnerable = await buildKeyed(builders.vulnerable, cveIds.length, pause);
     const other = await buildKeyed(builders.other, cveIds.length, pause);
-    return new ProductCves(identity, cveIds, vulnerable, other, slow, rows.length);
+    return new ProductCves(identity, cveIds, vulnerable, other, slow, vulnerableBounds, rows.length);
   }
 
   /**
@@ -168,6 +188,72 @@ export class ProductCves {
     return result;
   }
 
+  /**
+   * Host matching's split of the CVEs a fingerprint name is the vulnerable element of: those it
+   * confirms by itself — hit by a key-decided criterion, in a CVE that `decided` marks (an NVD
+   * CVE whose configurations are ORs of OR nodes), and no range bound inside the name's version
+   * family — and the rest, which the rules must evaluate.
+   */
+  async confirmationsOf(
+    name: Wfn,
+    cpe: string,
+    lookup: NameLookup,
+    decided: Uint8Array,
+    slicer: Slicer,
+  ): Promise<{ confirmed: string[]; evaluate: string[] }> {
+    const fast: Bitmap[] = [];
+    const criteria = this.vulnerable;
+    if (!criteria.all.isEmpty) fast.push(criteria.all);
+    for (const key of new Set([lookup.rawKey, lookup.foldedKey])) {
+      const exact = key === undefined ? undefined : criteria.exact.get(key);
+      if (exact) fast.push(exact);
+    }
+    const hits = RoaringBitmap32.orMany(fast);
+    if (lookup.foldedKey !== undefined) {
+      const stabbed = criteria.ranges.stab(lookup.foldedKey);
+      hits.orInPlace(stabbed.covering);
+      if (stabbed.extra.length > 0) hits.addMany(stabbed.extra);
+    }
+    const cut = this.familyCutsOf(name, lookup);
+    const confirmed: string[] = [];
+    const evaluate = new Set<number>();
+    for (const local of hits) {
+      if (decided[local] === 1 && !cut?.has(local)) confirmed.push(this.cveIds[local]!);
+      else evaluate.add(local);
+    }
+    for (const local of (await this.slowOf(name, cpe, lookup, slicer)).vulnerable) evaluate.add(local);
+    return { confirmed, evaluate: [...evaluate].sort((a, b) => a - b).map((local) => this.cveIds[local]!) };
+  }
+
+  /**
+   * The CVEs with a range bound within the name's version family (from its version up to the next
+   * family, `4` → [4, 5)): their range hit may be a family cut, for the rules to decide.
+   */
+  private familyCutsOf(name: Wfn, lookup: NameLookup): Set<number> | undefined {
+    const { inside, atStart } = this.vulnerableBounds;
+    const key = lookup.foldedKey;
+    if (key === undefined || (inside.keys.length === 0 && atStart.keys.length === 0)) return undefined;
+    const version = versionOfWfn(name);
+    const next = version === undefined ? undefined : nextFamily(version);
+    if (next === undefined) return undefined;
+    const end = versionSortKey(next);
+    const cut = new Set<number>();
+    // Strictly after the family's start for most bounds, from it for those that cut there.
+    for (const [bounds, first] of [
+      [inside, upperBound(inside.keys, key)],
+      [atStart, lowerBound(atStart.keys, key)],
+    ] as const) {
+      for (let i = first; i < bounds.keys.length && (end === undefined || bounds.keys[i]! < end); i++)
+        for (const cve of bounds.cves[i]!) cut.add(cve);
+    }
+    return cut;
+  }
+
+  /** All CVE ids of the product, ascending (local number order). */
+  get cveIdList(): readonly string[] {
+    return this.cveIds;
+  }
+
   /** Criteria evaluated per name (for reports). */
   get slowCriteria(): number {
     return this.slow.length;
@@ -179,6 +265,41 @@ export class ProductCves {
 }
 
 const NONE = { vulnerable: [], other: [] };
+
+/** Bound keys, ascending, with the CVEs whose ranges have each. */
+interface SortedBounds {
+  keys: string[];
+  cves: number[][];
+}
+
+function sortedBounds(bounds: Map<string, number[]>): SortedBounds {
+  const keys = [...bounds.keys()].sort();
+  return { keys, cves: keys.map((key) => bounds.get(key)!) };
+}
+
+/** The first index whose value is > key. */
+function upperBound(sorted: readonly string[], key: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! <= key) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The first index whose value is ≥ key. */
+function lowerBound(sorted: readonly string[], key: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < key) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
 
 interface Builder {
   all: number[];

@@ -9,7 +9,7 @@
  * caches are dropped whenever the knowledge generation moves.
  */
 import { ANY, formatCpe23, parseCpe, quoteWfnValue, type Wfn } from '../../core/cpe.js';
-import { evaluateApplicability } from '../../core/applicability/evaluate.js';
+import { evaluateApplicability, standsAlone } from '../../core/applicability/evaluate.js';
 import { nameLookupOf, productKeyOf, type NameLookup } from '../../core/applicability/index-keys.js';
 import type { ContextCpe, CveApplicability, CveEvidence } from '../../core/applicability/types.js';
 import type { ContextMatch, CveMatcher, MatchContext } from '../../core/matching.js';
@@ -30,6 +30,11 @@ export interface KnowledgeSource {
   /** CVE ids whose criteria could match the name. */
   candidates(name: CandidateName): Promise<string[]>;
   applicability(cveIds: string[]): Promise<CveApplicability[]>;
+  /**
+   * For a fingerprint name of a concrete product: the CVEs it confirms by itself, and the CVEs
+   * it is the vulnerable element of that the rules must evaluate (undefined: use `candidates`).
+   */
+  confirmations?(wfn: Wfn, cpe: string): Promise<{ confirmed: string[]; evaluate: string[] } | undefined>;
 }
 
 export interface MatcherOptions {
@@ -53,21 +58,6 @@ interface NameConfirmation {
 }
 
 const NOTHING_CONFIRMED: NameConfirmation = Object.freeze({ confirmed: [], conditional: [] }) as NameConfirmation;
-
-/**
- * Whether a name's confirmed evidence on this CVE is the same whatever else the context holds:
- * every configuration is an OR of OR nodes without negation (a definite vulnerable hit makes it
- * true by itself, and nothing else can make a weaker hit confirmed); CVE 5 entries stand alone.
- */
-const standsAlone = (app: CveApplicability) =>
-  app.statements.every((statement) =>
-    statement.configurations.every(
-      (configuration) =>
-        !configuration.negate &&
-        (configuration.nodes.length === 1 || configuration.operator === 'OR') &&
-        configuration.nodes.every((node) => node.operator === 'OR' && !node.negate),
-    ),
-  );
 
 function parseOrSkip(text: string): Wfn | undefined {
   try {
@@ -220,9 +210,11 @@ export class KnowledgeMatcher implements CveMatcher {
     const name = candidateNameOf(input.wfn);
     let result = NOTHING_CONFIRMED;
     if (name) {
-      const confirmed: string[] = [];
+      const split = await this.source.confirmations?.(input.wfn, input.alias ?? input.cpe);
+      const confirmed = split ? [...split.confirmed] : [];
+      const evaluate = split ? split.evaluate : [...(await this.candidatesOf(name))].sort();
       const conditional: CveApplicability[] = [];
-      for (const app of await this.applicabilityOf([...(await this.candidatesOf(name))].sort())) {
+      for (const app of await this.applicabilityOf(evaluate)) {
         if (!standsAlone(app)) conditional.push(app);
         else if (evaluateApplicability(app, [input]).some((e) => e.confirmed)) confirmed.push(app.cveId);
       }

@@ -1,6 +1,7 @@
 /** The knowledge matcher over storage: one per storage handle, so every route shares its caches. */
 import type { Storage } from '../../storage/index.js';
 import { KnowledgeMatcher, type KnowledgeSource } from './matcher.js';
+import { cpeCveIndexOf } from './name-cves.js';
 
 export function storageKnowledgeSource(storage: Storage): KnowledgeSource {
   const knowledge = storage.knowledge;
@@ -10,6 +11,7 @@ export function storageKnowledgeSource(storage: Storage): KnowledgeSource {
     productHasCriteria: (name) => knowledge.productHasCriteria(name.part, name.vendor, name.product),
     candidates: (name) => knowledge.candidateCves([name]),
     applicability: (cveIds) => knowledge.applicability(cveIds),
+    confirmations: (wfn, cpe) => cpeCveIndexOf(storage).confirmationsOfName(wfn, cpe),
   };
 }
 
