@@ -1,4 +1,6 @@
 import { advisoryUpdateTime } from '../core/advisory/facts.js';
+import { decidedByOwnHit } from '../core/applicability/evaluate.js';
+import type { CveApplicability } from '../core/applicability/types.js';
 import type { Database, Engine, Sql } from './database.js';
 
 /**
@@ -276,7 +278,32 @@ export const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    id: 10,
+    name: 'knowledge_criteria.decided: whether a hit of a key-decided criterion confirms its CVE by itself',
+    // On each criteria row, which host matching reads with a product's rows anyway. Written by
+    // derivation; rows derived before get it here, and a row still NULL is worked out when read.
+    statements: () => [`ALTER TABLE knowledge_criteria ADD COLUMN decided SMALLINT`],
+    run: fillDecidedFlags,
+  },
 ];
+
+/** Migration 10's data step: each stored CVE's decided flag, from its applicability, in batches. */
+async function fillDecidedFlags(tx: Sql): Promise<void> {
+  let after = '';
+  for (;;) {
+    const rows = await tx.all<{ cve_id: string; applicability: string }>(
+      `SELECT cve_id, applicability FROM knowledge_cves WHERE cve_id > ? ORDER BY cve_id LIMIT 2000`,
+      [after],
+    );
+    if (rows.length === 0) return;
+    after = rows[rows.length - 1]!.cve_id;
+    for (const row of rows) {
+      const decided = decidedByOwnHit(JSON.parse(row.applicability) as CveApplicability) ? 1 : 0;
+      await tx.run(`UPDATE knowledge_criteria SET decided = ? WHERE cve_id = ?`, [decided, row.cve_id]);
+    }
+  }
+}
 
 /** Migration 7's data step: rows without an update time get one from their record, in batches. */
 async function fillAdvisoryUpdateTimes(tx: Sql): Promise<void> {

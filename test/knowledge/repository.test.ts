@@ -47,6 +47,84 @@ describe.each(engineCases())('knowledge repository ($name)', (engine) => {
     await drop?.();
   });
 
+  it('stores whether a key-decided hit confirms each CVE by itself, and works it out for rows from before', async () => {
+    const node = (operator: 'OR' | 'AND', negate = false) => ({
+      operator,
+      negate,
+      cpeMatch: [{ vulnerable: true, criteria: HTTPD }],
+    });
+    const shapes: Array<[string, CveApplicability, boolean]> = [
+      [
+        'CVE-2031-0001',
+        {
+          cveId: 'CVE-2031-0001',
+          origin: 'nist-nvd2',
+          statements: [{ source: 'nvd', configurations: [{ negate: false, nodes: [node('OR')] }], affected: [] }],
+        },
+        true,
+      ],
+      [
+        'CVE-2031-0002',
+        {
+          cveId: 'CVE-2031-0002',
+          origin: 'nist-nvd2',
+          statements: [
+            {
+              source: 'nvd',
+              configurations: [{ operator: 'AND', negate: false, nodes: [node('OR'), node('OR')] }],
+              affected: [],
+            },
+          ],
+        },
+        false,
+      ],
+      [
+        'CVE-2031-0003',
+        {
+          cveId: 'CVE-2031-0003',
+          origin: 'nist-nvd2',
+          statements: [{ source: 'nvd', configurations: [{ negate: false, nodes: [node('OR', true)] }], affected: [] }],
+        },
+        false,
+      ],
+      [
+        'CVE-2031-0004',
+        {
+          cveId: 'CVE-2031-0004',
+          origin: 'mitre-cvelist-v5',
+          statements: [{ source: 'cna', configurations: [], affected: [{ cpes: [HTTPD], defaultStatus: 'affected' }] }],
+        },
+        false,
+      ],
+    ];
+    await storage.knowledge.replace(
+      shapes.map(([cveId, applicability]) => ({
+        applicability,
+        criteria: [criterion(HTTPD)],
+        contentHash: `test:${cveId}`,
+      })),
+    );
+    const ids = shapes.map(([cveId]) => cveId);
+    const expected = new Map(shapes.map(([cveId, , decided]) => [cveId, decided]));
+    const stored = async () => {
+      const flags = new Map<string, boolean | undefined>();
+      for await (const page of storage.knowledge.productCriteria({
+        part: 'a',
+        vendor: 'apache',
+        product: 'http_server',
+      }))
+        for (const row of page) if (ids.includes(row.cveId)) flags.set(row.cveId, row.decided);
+      return flags;
+    };
+    expect(await stored()).toEqual(expected);
+    expect(await storage.knowledge.decidedFlags(ids)).toEqual(expected);
+    // Rows derived before the flag was stored carry none; it is then worked out from the applicability.
+    await storage.db.run(`UPDATE knowledge_criteria SET decided = NULL WHERE cve_id IN (?, ?, ?, ?)`, ids);
+    expect([...(await stored()).values()]).toEqual([undefined, undefined, undefined, undefined]);
+    expect(await storage.knowledge.decidedFlags(ids)).toEqual(expected);
+    await storage.knowledge.remove(ids);
+  });
+
   it('finds the criteria that apply to apache:http_server 2.4.49 and all of a product for a name without version', async () => {
     const before = await storage.knowledge.generation();
     const change = await storage.knowledge.replace([

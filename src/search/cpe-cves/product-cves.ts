@@ -36,6 +36,8 @@ const REMEMBERED_NAMES = 4096;
 
 export interface ProductRow extends IndexedCriterion {
   cveId: string;
+  /** Whether a hit of a key-decided criterion confirms the CVE by itself (undefined: not stored). */
+  decided?: boolean;
 }
 
 /**
@@ -62,6 +64,8 @@ export class ProductCves {
      * check: `atStart` holds those that cut a family they equal the start of (`<= 4.0`, `> 4.0`).
      */
     private readonly vulnerableBounds: { inside: SortedBounds; atStart: SortedBounds },
+    /** Per local CVE, 1 when a key-decided hit confirms it by itself; `unknown`: CVEs whose rows predate the stored flag. */
+    readonly decided: { flags: Uint8Array; unknown: string[] },
     /** Rows read, for the cache's budget. */
     readonly weight: number,
   ) {}
@@ -74,6 +78,12 @@ export class ProductCves {
   ): Promise<ProductCves> {
     const cveIds = [...new Set(rows.map((row) => row.cveId))].sort();
     const local = new Map(cveIds.map((id, i) => [id, i]));
+    const decided = new Uint8Array(cveIds.length);
+    const undecided = new Set<string>();
+    for (const row of rows) {
+      if (row.decided === undefined) undecided.add(row.cveId);
+      else if (row.decided) decided[local.get(row.cveId)!] = 1;
+    }
     const builders = { vulnerable: newBuilder(), other: newBuilder() };
     const slowCves = new Set<string>();
     let i = 0;
@@ -112,7 +122,16 @@ export class ProductCves {
     const vulnerableBounds = { inside: sortedBounds(inside), atStart: sortedBounds(atStart) };
     const vulnerable = await buildKeyed(builders.vulnerable, cveIds.length, pause);
     const other = await buildKeyed(builders.other, cveIds.length, pause);
-    return new ProductCves(identity, cveIds, vulnerable, other, slow, vulnerableBounds, rows.length);
+    return new ProductCves(
+      identity,
+      cveIds,
+      vulnerable,
+      other,
+      slow,
+      vulnerableBounds,
+      { flags: decided, unknown: [...undecided].sort() },
+      rows.length,
+    );
   }
 
   /**

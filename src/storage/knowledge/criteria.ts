@@ -11,6 +11,7 @@
  * '~'), so every candidate satisfies scan_key >= K: one index range per (part, vendor, product)
  * combination, then the exact checks.
  */
+import { decidedByOwnHit } from '../../core/applicability/evaluate.js';
 import type { CveApplicability } from '../../core/applicability/types.js';
 import type { Sql, SqlValue } from '../database.js';
 import { chunks, placeholders } from '../advisories/sql-lists.js';
@@ -190,6 +191,13 @@ export async function applicabilityOf(db: Sql, cveIds: readonly string[]): Promi
   return out;
 }
 
+/** Per CVE, whether a hit of a key-decided vulnerable criterion confirms it by itself (decidedByOwnHit). */
+export async function decidedFlagsOf(db: Sql, cveIds: readonly string[]): Promise<Map<string, boolean>> {
+  const out = new Map<string, boolean>();
+  for (const app of await applicabilityOf(db, cveIds)) out.set(app.cveId, decidedByOwnHit(app));
+  return out;
+}
+
 /** Stored content hash per CVE (CVEs without knowledge are absent). */
 export async function contentHashes(db: Sql, cveIds: readonly string[]): Promise<Map<string, string>> {
   const result = new Map<string, string>();
@@ -273,6 +281,7 @@ export async function replaceKnowledge(
   }
   const rows: SqlValue[][] = [];
   for (const w of ordered) {
+    const decided = decidedByOwnHit(w.applicability) ? 1 : 0;
     for (const c of w.criteria) {
       touched.add(productKey(c.part, c.vendor, c.product));
       const name = concreteName(c.criterion);
@@ -294,14 +303,15 @@ export async function replaceKnowledge(
         c.alwaysCheck ? 1 : 0,
         scanKeyOf(c),
         name?.id ?? null,
+        decided,
       ]);
     }
   }
   for (const chunk of chunks(rows, CRITERIA_CHUNK)) {
     await tx.run(
       `INSERT INTO knowledge_criteria (cve_id, part, vendor, product, vulnerable, source, criterion, exact_key, start_key,
-         start_incl, end_key, end_incl, unbounded, always_check, scan_key, name_id)
-       VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+         start_incl, end_key, end_incl, unbounded, always_check, scan_key, name_id, decided)
+       VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       chunk.flat(),
     );
   }

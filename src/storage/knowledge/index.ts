@@ -5,6 +5,7 @@ import { KNOWLEDGE_CHANGES_CHANNEL } from './channel.js';
 import { aliasesOf, allAliases, upsertAliases } from './aliases.js';
 import {
   applicabilityOf,
+  decidedFlagsOf,
   candidateCves,
   criteriaOfNames,
   productHasCriteria,
@@ -15,7 +16,7 @@ import { bumpGeneration, knowledgeGeneration, lockKnowledge, setSyncedGeneration
 import { knowledgeNameOf, searchNames, upsertNames } from './names.js';
 import { latestNameChange, nameChangesSince, nameRowPage, namesByIds, oldestNameChange } from './name-changes.js';
 import { productChangesSince, type ProductChanges } from './product-changes.js';
-import { productCriteria } from './product-criteria.js';
+import { productCriteria, type ProductCriterion } from './product-criteria.js';
 import {
   changedSince,
   knowledgeWithoutRecord,
@@ -128,7 +129,7 @@ export class KnowledgeRepository {
   productCriteria(
     product: { part: string; vendor: string; product: string },
     pageSize = this.db.engine === 'postgres' ? 10_000 : 500,
-  ): AsyncIterable<StoredCriterion[]> {
+  ): AsyncIterable<ProductCriterion[]> {
     return productCriteria(this.db, product, pageSize);
   }
 
@@ -148,6 +149,11 @@ export class KnowledgeRepository {
   /** The stored applicability of these CVEs (those with knowledge), by CVE id. */
   applicability(cveIds: readonly string[]): Promise<CveApplicability[]> {
     return applicabilityOf(this.db, cveIds);
+  }
+
+  /** Per CVE, whether a hit of a key-decided vulnerable criterion confirms it by itself. */
+  decidedFlags(cveIds: readonly string[]): Promise<Map<string, boolean>> {
+    return decidedFlagsOf(this.db, cveIds);
   }
 
   /**

@@ -7,7 +7,12 @@ import { toCriterion, type CriterionRecord } from './criteria.js';
 import type { StoredCriterion } from './types.js';
 
 const COLUMNS =
-  'id, scan_key, cve_id, part, vendor, product, vulnerable, source, criterion, exact_key, start_key, start_incl, end_key, end_incl, unbounded, always_check';
+  'id, scan_key, cve_id, part, vendor, product, vulnerable, source, criterion, exact_key, start_key, start_incl, end_key, end_incl, unbounded, always_check, decided';
+
+/** A criteria row with its CVE's decided flag (undefined: not stored yet). */
+export interface ProductCriterion extends StoredCriterion {
+  decided?: boolean;
+}
 
 /** The (part, vendor, product) row keys that can name a concrete product: each value or `*`. */
 function identityCombinations(product: { part: string; vendor: string; product: string }): string[][] {
@@ -27,17 +32,20 @@ export async function* productCriteria(
   db: Sql,
   product: { part: string; vendor: string; product: string },
   pageSize: number,
-): AsyncIterable<StoredCriterion[]> {
+): AsyncIterable<ProductCriterion[]> {
   for (const [part, vendor, name] of identityCombinations(product)) {
     let after: { scanKey: string; id: number } | undefined;
     for (;;) {
-      const rows = await db.all<CriterionRecord & { id: number | string; scan_key: string }>(
+      const rows = await db.all<CriterionRecord & { id: number | string; scan_key: string; decided: number | null }>(
         `SELECT ${COLUMNS} FROM knowledge_criteria WHERE part = ? AND vendor = ? AND product = ?
          ${after ? 'AND scan_key >= ? AND (scan_key > ? OR id > ?)' : ''}
          ORDER BY scan_key, id LIMIT ?`,
         [part!, vendor!, name!, ...(after ? [after.scanKey, after.scanKey, after.id] : []), pageSize],
       );
-      if (rows.length > 0) yield rows.map(toCriterion);
+      if (rows.length > 0)
+        yield rows.map((row) =>
+          row.decided === null ? toCriterion(row) : { ...toCriterion(row), decided: Number(row.decided) === 1 },
+        );
       const last = rows[rows.length - 1];
       if (rows.length < pageSize || !last) break;
       after = { scanKey: last.scan_key, id: Number(last.id) };
