@@ -36,7 +36,6 @@ import type {
   KnowledgeDeriver,
   KnowledgeName,
   NameCriteria,
-  StoredCriterion,
 } from './types.js';
 
 export type * from './types.js';
