@@ -16,7 +16,7 @@ import { bumpGeneration, knowledgeGeneration, lockKnowledge, setSyncedGeneration
 import { knowledgeNameOf, searchNames, upsertNames } from './names.js';
 import { latestNameChange, nameChangesSince, nameRowPage, namesByIds, oldestNameChange } from './name-changes.js';
 import { productChangesSince, type ProductChanges } from './product-changes.js';
-import { productCriteria, type ProductCriterion } from './product-criteria.js';
+import { decidedShare, productCriteria, type ProductCriterion } from './product-criteria.js';
 import {
   changedSince,
   knowledgeWithoutRecord,
@@ -148,6 +148,11 @@ export class KnowledgeRepository {
   /** The stored applicability of these CVEs (those with knowledge), by CVE id. */
   applicability(cveIds: readonly string[]): Promise<CveApplicability[]> {
     return applicabilityOf(this.db, cveIds);
+  }
+
+  /** A product's own criteria rows, and how many belong to CVEs a key-decided hit confirms by itself. */
+  decidedShare(product: { part: string; vendor: string; product: string }): Promise<{ rows: number; decided: number }> {
+    return decidedShare(this.db, product);
   }
 
   /** Per CVE, whether a hit of a key-decided vulnerable criterion confirms it by itself. */

@@ -52,3 +52,18 @@ export async function* productCriteria(
     }
   }
 }
+
+/**
+ * How many of a product's own criteria rows (wildcard rows aside) belong to CVEs a key-decided
+ * hit confirms by itself, and how many rows it has: one index range, its rows read once.
+ */
+export async function decidedShare(
+  db: Sql,
+  product: { part: string; vendor: string; product: string },
+): Promise<{ rows: number; decided: number }> {
+  const row = await db.get<{ n: number | string; d: number | string | null }>(
+    `SELECT COUNT(*) AS n, SUM(decided) AS d FROM knowledge_criteria WHERE part = ? AND vendor = ? AND product = ?`,
+    [product.part, product.vendor, product.product],
+  );
+  return { rows: Number(row?.n ?? 0), decided: Number(row?.d ?? 0) };
+}
