@@ -6,6 +6,7 @@
  * rendered back from them, so the three textual forms only differ in how units are spelled.
  */
 import { invalidInput, type VulnscopeError } from './errors.js';
+import { boundedMemo } from './memo.js';
 
 export const CPE_ATTRIBUTES = [
   'part',
@@ -457,6 +458,10 @@ export function quoteWfnValue(plain: string): string {
  * Compares one attribute of source S (criterion/pattern) with target T (candidate name). Both are
  * WFN values; a malformed one is rejected when the comparison has to read it character by character.
  */
+const PLAIN = /^[a-z0-9_]+$/;
+/** Attribute values repeat across every criterion and name: each is read into units once. */
+const unitsOf = boundedMemo(wfnToUnits);
+
 export function compareAttribute(source: string, target: string): Relation {
   const s = source.toLowerCase();
   const t = target.toLowerCase();
@@ -465,8 +470,10 @@ export function compareAttribute(source: string, target: string): Relation {
   if (s === ANY) return 'SUPERSET';
   if (t === ANY) return 'SUBSET';
   if (s === NA || t === NA) return 'DISJOINT';
-  const pattern = wfnToUnits(s);
-  const chars = wfnToUnits(t).map((u) => u.char);
+  // Two different plain values (letters, digits, `_`: nothing quoted, no wildcard) differ.
+  if (PLAIN.test(s) && PLAIN.test(t)) return 'DISJOINT';
+  const pattern = unitsOf(s);
+  const chars = unitsOf(t).map((u) => u.char);
   if (!pattern.some((u) => isWildcard(u))) {
     // Only reachable when the spellings differ but the characters may not (e.g. a caller's `\_`).
     return sameChars(
