@@ -322,7 +322,8 @@ export class HostIndex {
     if (!renamedAs?.length || own === undefined) return own;
     return unionAll([
       own,
-      ...renamedAs.map(({ vendor, product }) => this.identityFilter({ ...named, vendor, product }) ?? own),
+      // Both vendor and product are given, so each filter is defined.
+      ...renamedAs.map(({ vendor, product }) => this.identityFilter({ ...named, vendor, product })!),
     ]);
   }
 

@@ -4,6 +4,8 @@
  * new name), because they are one product. Renames link `part:vendor:product` keys, followed both
  * ways and transitively; filters compare unquoted, lower-cased vendor and product values.
  */
+import { parseProductKey } from '../storage/index.js';
+
 export interface VendorProduct {
   vendor: string;
   product: string;
@@ -11,15 +13,9 @@ export interface VendorProduct {
 
 const MAX_GROUP = 1000;
 
-function split(key: string): (VendorProduct & { part: string }) | undefined {
-  const first = key.indexOf(':');
-  const second = key.indexOf(':', first + 1);
-  if (first < 0 || second < 0) return undefined;
-  return {
-    part: key.slice(0, first),
-    vendor: unquote(key.slice(first + 1, second)),
-    product: unquote(key.slice(second + 1)),
-  };
+function split(key: string): VendorProduct | undefined {
+  const parsed = parseProductKey(key);
+  return parsed && { vendor: unquote(parsed.vendor), product: unquote(parsed.product) };
 }
 
 /** Renames are keyed by WFN values; filters by what the fingerprint shows. */

@@ -64,6 +64,7 @@ export type { HostRepository } from './hosts.js';
 export {
   concreteName,
   KNOWLEDGE_FEEDS,
+  parseProductKey,
   type CpeAlias,
   type CpeNameEntry,
   type CpeNameRow,

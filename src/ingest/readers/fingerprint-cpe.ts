@@ -80,7 +80,7 @@ export function fingerprintFromCpe({ wfn, cpe }: ScannerCpe): Fingerprint {
  * goes into it, so the identity and CVE matching see it. A version that cannot be a CPE value
  * (spaces, non-ASCII) is left out rather than disagree with the CPE.
  */
-export function serviceFingerprints(cpes: ScannerCpe[], detectedVersion?: string): ServiceCpeFingerprints {
+export function fingerprintsOfCpes(cpes: ScannerCpe[], detectedVersion?: string): ServiceCpeFingerprints {
   const seen = new Set<string>();
   const distinct = cpes.filter((c) => !seen.has(c.cpe) && seen.add(c.cpe));
   const applications = distinct.filter(isApplication);

@@ -4,7 +4,7 @@
  */
 import { invalidInput } from '../../core/errors.js';
 import type { Fingerprint, Observation, ReadItem, SourcePosition } from '../../core/observation.js';
-import { readScannerCpe, serviceFingerprints as cpeFingerprints, withScannerFields } from './fingerprint-cpe.js';
+import { fingerprintsOfCpes, readScannerCpe, withScannerFields } from './fingerprint-cpe.js';
 import { epochSecondsTextToMs } from './timestamps.js';
 import { rejected, reasonOf } from './types.js';
 import {
@@ -117,7 +117,7 @@ function observationFromPort(
 }
 
 /**
- * The service's CPEs give the identity (one fingerprint each, see cpeFingerprints); otherwise
+ * The service's CPEs give the identity (one fingerprint each, see fingerprintsOfCpes); otherwise
  * nmap's product/version. nmap's own fields ride along on the first
  * fingerprint. Port-table guesses identify nothing.
  */
@@ -137,7 +137,7 @@ export function serviceFingerprints({ attributes: a, cpes }: NmapService): Finge
   const version = a.version?.trim();
   const product = a.product?.trim();
   return withScannerFields(
-    cpeFingerprints(scannerCpes, version),
+    fingerprintsOfCpes(scannerCpes, version),
     product ? { product, ...(version ? { version } : {}) } : undefined,
     extras,
   );

@@ -5,7 +5,7 @@
  */
 import { invalidInput } from '../../core/errors.js';
 import type { Observation, ReadItem } from '../../core/observation.js';
-import { readScannerCpe, serviceFingerprints, withScannerFields, type ScannerCpe } from './fingerprint-cpe.js';
+import { fingerprintsOfCpes, readScannerCpe, withScannerFields, type ScannerCpe } from './fingerprint-cpe.js';
 import { readJsonRecords } from './json-records.js';
 import { parseTimestamp } from './timestamps.js';
 import { rejected, reasonOf } from './types.js';
@@ -129,7 +129,7 @@ function bannerIp(source: JsonObject): string | undefined {
 function identities(banner: JsonObject): Pick<Observation, 'fingerprints' | 'osCpes'> {
   const cpes = parsedCpes(banner.cpe23) ?? parsedCpes(banner.cpe) ?? [];
   const version = optionalText(banner.version);
-  const fromCpes = serviceFingerprints(cpes, version);
+  const fromCpes = fingerprintsOfCpes(cpes, version);
   const extras = compactFields({
     service: isObject(banner._shodan) ? banner._shodan.module : undefined,
     banner: typeof banner.data === 'string' ? truncateText(banner.data) : undefined,

@@ -179,7 +179,7 @@ export class KnowledgeMatcher implements CveMatcher {
       evidence.push(...evaluateApplicability(app, inputs));
     if (evidence.length === 0) return NO_MATCH;
     const confirmed = [...new Set(evidence.filter((e) => e.confirmed).map((e) => e.cve))].sort();
-    return { confirmed, evidence: this.keepEvidence ? evidence : [] };
+    return { confirmed, evidence };
   }
 
   /**
@@ -204,13 +204,14 @@ export class KnowledgeMatcher implements CveMatcher {
   }
 
   private async confirmedByName(input: ContextCpe): Promise<NameConfirmation> {
-    const key = `${input.cpe}\u0000${input.alias ?? ''}`;
+    // The name evaluated: the renamed one when the input follows a rename.
+    const key = input.alias ?? input.cpe;
     const known = this.nameConfirmations.get(key);
     if (known) return known;
     const name = candidateNameOf(input.wfn);
     let result = NOTHING_CONFIRMED;
     if (name) {
-      const split = await this.source.confirmations?.(input.wfn, input.alias ?? input.cpe);
+      const split = await this.source.confirmations?.(input.wfn, key);
       const confirmed = split ? [...split.confirmed] : [];
       const evaluate = split ? split.evaluate : [...(await this.candidatesOf(name))].sort();
       const conditional: CveApplicability[] = [];

@@ -5,6 +5,7 @@
  */
 import { parseCpe } from '../../core/cpe.js';
 import type { Storage } from '../../storage/index.js';
+import type { HostMatchInput } from '../../core/host-record.js';
 import { contextOf, type CveMatcher } from '../../core/matching.js';
 import { productKeyOf } from '../../core/applicability/index-keys.js';
 import { confirmingMatcher } from './source.js';
@@ -25,6 +26,19 @@ export interface RemapOptions {
 }
 
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((value, i) => value === b[i]);
+
+/** Matches stored records again; the updates of those whose confirmed CVEs differ. */
+export async function changedKnowledgeCves(
+  rows: HostMatchInput[],
+  matcher: CveMatcher,
+): Promise<Array<{ id: number; knowledgeCves: string[]; cves: string[] }>> {
+  const matches = await matcher.matchAll(rows.map(contextOf));
+  return rows.flatMap((row, i) => {
+    const knowledgeCves = matches[i]!.confirmed; // one match per context, in order
+    if (sameList(knowledgeCves, row.knowledgeCves)) return [];
+    return [{ id: row.id, knowledgeCves, cves: [...new Set([...row.scannerCves, ...knowledgeCves])].sort() }];
+  });
+}
 
 function productKeysOf(cpes: string[]): string[] {
   const keys: string[] = [];
@@ -76,12 +90,7 @@ export async function remapHosts(
     afterId = rows[rows.length - 1]!.id;
     const affected = rows.filter((row) => touches(productKeysOf([...contextOf(row).fingerprintCpes, ...row.osCpes])));
     if (affected.length === 0) continue;
-    const matches = await matcher.matchAll(affected.map(contextOf));
-    const updates = affected.flatMap((row, i) => {
-      const knowledgeCves = matches[i]!.confirmed; // one match per context, in order
-      if (sameList(knowledgeCves, row.knowledgeCves)) return [];
-      return [{ id: row.id, knowledgeCves, cves: [...new Set([...row.scannerCves, ...knowledgeCves])].sort() }];
-    });
+    const updates = await changedKnowledgeCves(affected, matcher);
     summary.examined += affected.length;
     summary.changed += await storage.hosts.updateKnowledgeCves(updates);
     summary.durationMs = performance.now() - started;

@@ -4,7 +4,8 @@
  * each batch, so a restarted server continues where the last one stopped. New records are matched
  * by the current rules as they are ingested, so the walk ends at the last record it finds.
  */
-import { contextOf, MATCHING_RULES_VERSION, type CveMatcher } from '../../core/matching.js';
+import { MATCHING_RULES_VERSION, type CveMatcher } from '../../core/matching.js';
+import { changedKnowledgeCves } from './remap.js';
 import { takeTurn } from '../../search/loop-turns.js';
 import { getSetting, putSetting, type Storage } from '../../storage/index.js';
 
@@ -41,8 +42,6 @@ export async function readRulesState(storage: Storage): Promise<RulesState | und
 
 const writeRulesState = (storage: Storage, state: RulesState) => putSetting(storage.db, SETTING, JSON.stringify(state));
 
-const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((value, i) => value === b[i]);
-
 /** Where a run starts: undefined when the records already follow the current rules. */
 async function startingPoint(storage: Storage): Promise<number | undefined> {
   const state = await readRulesState(storage);
@@ -70,13 +69,7 @@ export async function remapToCurrentRules(
     await takeTurn();
     const rows = await storage.hosts.scanMatchInputs(summary.afterId, batchSize);
     if (rows.length === 0) break;
-    const matches = await matcher.matchAll(rows.map(contextOf));
-    const updates = rows.flatMap((row, i) => {
-      const knowledgeCves = matches[i]!.confirmed; // one match per context, in order
-      if (sameList(knowledgeCves, row.knowledgeCves)) return [];
-      return [{ id: row.id, knowledgeCves, cves: [...new Set([...row.scannerCves, ...knowledgeCves])].sort() }];
-    });
-    summary.changed += await storage.hosts.updateKnowledgeCves(updates);
+    summary.changed += await storage.hosts.updateKnowledgeCves(await changedKnowledgeCves(rows, matcher));
     summary.examined += rows.length;
     summary.afterId = rows[rows.length - 1]!.id;
     await writeRulesState(storage, { version: MATCHING_RULES_VERSION, afterId: summary.afterId });

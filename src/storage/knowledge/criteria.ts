@@ -191,13 +191,6 @@ export async function applicabilityOf(db: Sql, cveIds: readonly string[]): Promi
   return out;
 }
 
-/** Per CVE, whether a hit of a key-decided vulnerable criterion confirms it by itself (decidedByOwnHit). */
-export async function decidedFlagsOf(db: Sql, cveIds: readonly string[]): Promise<Map<string, boolean>> {
-  const out = new Map<string, boolean>();
-  for (const app of await applicabilityOf(db, cveIds)) out.set(app.cveId, decidedByOwnHit(app));
-  return out;
-}
-
 /** Stored content hash per CVE (CVEs without knowledge are absent). */
 export async function contentHashes(db: Sql, cveIds: readonly string[]): Promise<Map<string, string>> {
   const result = new Map<string, string>();

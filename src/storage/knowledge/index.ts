@@ -5,7 +5,6 @@ import { KNOWLEDGE_CHANGES_CHANNEL } from './channel.js';
 import { aliasesOf, allAliases, upsertAliases } from './aliases.js';
 import {
   applicabilityOf,
-  decidedFlagsOf,
   candidateCves,
   criteriaOfNames,
   productHasCriteria,
@@ -153,11 +152,6 @@ export class KnowledgeRepository {
   /** A product's own criteria rows, and how many belong to CVEs a key-decided hit confirms by itself. */
   decidedShare(product: { part: string; vendor: string; product: string }): Promise<{ rows: number; decided: number }> {
     return decidedShare(this.db, product);
-  }
-
-  /** Per CVE, whether a hit of a key-decided vulnerable criterion confirms it by itself. */
-  decidedFlags(cveIds: readonly string[]): Promise<Map<string, boolean>> {
-    return decidedFlagsOf(this.db, cveIds);
   }
 
   /**
