@@ -105,15 +105,25 @@ function namesOf(app: CveApplicability, into: Set<string>): void {
           add(named(criterion.criteria, undefined));
           for (const bound of Object.values(criterion.range ?? {})) add(named(criterion.criteria, bound));
         }
-    for (const entry of statement.affected)
+    for (const entry of statement.affected) {
+      // Vendors list one product under hundreds of CPEs that differ only in version: name each product once.
+      const products = new Set<string>();
       for (const cpe of entry.cpes) {
         add(named(cpe, undefined));
+        products.add(
+          cpe
+            .split(':')
+            .map((part, i) => (i === 5 ? '*' : part))
+            .join(':'),
+        );
+      }
+      for (const cpe of products)
         for (const version of entry.versions ?? []) {
           add(named(cpe, version.version));
           add(named(cpe, version.lessThan));
           add(named(cpe, version.lessThanOrEqual));
         }
-      }
+    }
   }
 }
 

@@ -16,7 +16,8 @@
  * Evidence comes from satisfied `vulnerable: true` cpeMatches of configurations that are not F.
  */
 import { parseCached } from '../advisory/cpe-match.js';
-import { isMatch, relateAffected, relateCriterion, type NameMatch } from './name-match.js';
+import { ANY, formatCpe23, type Wfn } from '../cpe.js';
+import { isConcrete, isMatch, relateAffected, relateCriterion, type NameMatch } from './name-match.js';
 import type {
   AffectedCpes,
   ApplicabilitySource,
@@ -215,6 +216,72 @@ export function evaluateApplicability(app: CveApplicability, context: ContextCpe
     for (const entry of statement.affected) rows.push(...affectedEvidence(app.cveId, entry, statement.source, context));
   }
   return dedupeEvidence(rows);
+}
+
+const isConfirming = (match: NameMatch) => match.truth === 'definite' && COVERING_KINDS.has(match.kind);
+
+function configurationConfirmed(configuration: Configuration, context: ContextCpe[]): boolean {
+  const outcomes = configuration.nodes.map((node) => node.cpeMatch.map((c) => evaluateCpeMatch(c, context)));
+  const whole = configurationValue(
+    configuration,
+    configuration.nodes.map((node, i) => nodeValue(node, outcomes[i]!)),
+  );
+  return (
+    whole === 'T' &&
+    configuration.nodes.some(
+      (node, i) =>
+        node.negate === configuration.negate &&
+        outcomes[i]!.some(
+          (outcome) => outcome.criterion.vulnerable && outcome.hits.some((hit) => isConfirming(hit.match)),
+        ),
+    )
+  );
+}
+
+const distinctCpesCache = new WeakMap<AffectedCpes, Wfn[]>();
+
+/**
+ * An entry's CPEs, one per product when `versions` decides: a CPE's own version (unless NA or a
+ * pattern) is then never read (name-match.ts), and vendors list hundreds of CPEs that differ only there.
+ */
+function distinctCpes(entry: AffectedCpes): Wfn[] {
+  let distinct = distinctCpesCache.get(entry);
+  if (!distinct) {
+    const decidedByVersions = (entry.versions ?? []).length > 0;
+    const seen = new Set<string>();
+    distinct = [];
+    for (const cpe of entry.cpes) {
+      const wfn = parseCached(cpe);
+      if (!wfn) continue;
+      const versionUnread = decidedByVersions && (wfn.version === ANY || isConcrete(wfn.version));
+      const key = versionUnread ? formatCpe23({ ...wfn, version: ANY }) : cpe;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      distinct.push(wfn);
+    }
+    distinctCpesCache.set(entry, distinct);
+  }
+  return distinct;
+}
+
+function affectedConfirmed(entry: AffectedCpes, context: ContextCpe[]): boolean {
+  for (const wfn of distinctCpes(entry)) {
+    for (const item of context) {
+      if (item.role === 'os') continue;
+      const relation = relateAffected(wfn, entry, item.wfn, HOST);
+      if (isMatch(relation) && isConfirming(relation)) return true;
+    }
+  }
+  return false;
+}
+
+/** `evaluateApplicability(app, context).some((e) => e.confirmed)`, without building the evidence. */
+export function isConfirmed(app: CveApplicability, context: ContextCpe[]): boolean {
+  return app.statements.some(
+    (statement) =>
+      statement.configurations.some((configuration) => configurationConfirmed(configuration, context)) ||
+      statement.affected.some((entry) => affectedConfirmed(entry, context)),
+  );
 }
 
 /** CVE id → its evidence, for the CVEs that have any; ids in ascending order. */

@@ -13,6 +13,7 @@ import { weakest, type Comparison, type Confidence } from './comparison.js';
 import { looksLikeRangeText, parseLenientConstraints, type Constraint } from './lenient.js';
 import { compareToLine, parseLineBound } from './line-bound.js';
 import { isAllVersions, isPlaceholderVersion } from './placeholders.js';
+import { indexedAffectedStatus, singleVersionIndex } from './cve5-single-index.js';
 import { isComparableVendorVersion } from './vendor.js';
 
 export type Cve5Status = 'affected' | 'unaffected' | 'unknown';
@@ -211,6 +212,12 @@ export function affectedStatus(version: string, product: Cve5Product): AffectedS
   if (!isComparableVendorVersion(version)) {
     return { status: 'unknown', confidence: 'exact', reason: `"${version}" is not a comparable version` };
   }
+  const index = singleVersionIndex(product.versions);
+  return index ? indexedAffectedStatus(version, product, index) : scannedAffectedStatus(version, product);
+}
+
+/** The status algorithm itself, entry by entry (for a comparable `version`). */
+export function scannedAffectedStatus(version: string, product: Cve5Product): AffectedStatus {
   const possible = new Set<Cve5Status>();
   const confidences: Confidence[] = [];
   const notes: string[] = [];

@@ -9,7 +9,7 @@
  * caches are dropped whenever the knowledge generation moves.
  */
 import { ANY, formatCpe23, parseCpe, quoteWfnValue, type Wfn } from '../../core/cpe.js';
-import { evaluateApplicability, standsAlone } from '../../core/applicability/evaluate.js';
+import { evaluateApplicability, isConfirmed, standsAlone } from '../../core/applicability/evaluate.js';
 import { nameLookupOf, productKeyOf, type NameLookup } from '../../core/applicability/index-keys.js';
 import type { ContextCpe, CveApplicability, CveEvidence } from '../../core/applicability/types.js';
 import type { ContextMatch, CveMatcher, MatchContext } from '../../core/matching.js';
@@ -197,8 +197,7 @@ export class KnowledgeMatcher implements CveMatcher {
       for (const app of alone.conditional) conditional.set(app.cveId, app);
     }
     for (const app of conditional.values()) {
-      if (!confirmed.has(app.cveId) && evaluateApplicability(app, inputs).some((e) => e.confirmed))
-        confirmed.add(app.cveId);
+      if (!confirmed.has(app.cveId) && isConfirmed(app, inputs)) confirmed.add(app.cveId);
     }
     return confirmed.size === 0 ? NO_MATCH : { confirmed: [...confirmed].sort(), evidence: [] };
   }
@@ -217,7 +216,7 @@ export class KnowledgeMatcher implements CveMatcher {
       const conditional: CveApplicability[] = [];
       for (const app of await this.applicabilityOf(evaluate)) {
         if (!standsAlone(app)) conditional.push(app);
-        else if (evaluateApplicability(app, [input]).some((e) => e.confirmed)) confirmed.push(app.cveId);
+        else if (isConfirmed(app, [input])) confirmed.push(app.cveId);
       }
       if (confirmed.length > 0 || conditional.length > 0) result = { confirmed, conditional };
     }

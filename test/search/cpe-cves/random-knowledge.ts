@@ -3,7 +3,7 @@
  * often: NVD configurations (ranges with every bound kind, exact versions, ANY, NA, patterns,
  * updates, target_sw and other attributes, wildcard vendors and products, vulnerable false) and
  * CVE 5 affected entries (versions with lessThan / lessThanOrEqual, version types, default status,
- * platforms).
+ * platforms, and long lists of single releases under many CPEs of one product).
  */
 import fc from 'fast-check';
 import { indexedCriteria } from '../../../src/core/applicability/index-keys.js';
@@ -129,6 +129,30 @@ const affected: fc.Arbitrary<AffectedCpes> = fc
   )
   .map((entry) => entry as AffectedCpes);
 
+/** A vendor's list (Cisco's style): one product under many CPEs that differ in version, and every affected release listed. */
+const releaseList: fc.Arbitrary<AffectedCpes> = fc
+  .record({
+    identity: fc.record({ part: pick(PARTS), vendor: pick(VENDORS), product: pick(PRODUCTS) }),
+    cpeVersions: fc.array(pick([...VERSIONS, '*', '-']), { minLength: 2, maxLength: 6 }),
+    versions: fc.array(
+      fc.record(
+        {
+          version: pick(VERSIONS),
+          status: pick(['affected', 'affected', 'unaffected']),
+          versionType: pick(['custom']),
+        },
+        { requiredKeys: ['version', 'status'] },
+      ),
+      { minLength: 16, maxLength: 24 },
+    ),
+    defaultStatus: pick(['affected', 'unaffected', 'unknown']),
+  })
+  .map(({ identity, cpeVersions, versions, defaultStatus }) => ({
+    cpes: cpeVersions.map((version) => cpeOf({ ...identity, version, update: '*', target: '*', other: '*' })),
+    versions,
+    defaultStatus,
+  }));
+
 const nvdStatement: fc.Arbitrary<ApplicabilityStatement> = fc
   .array(
     fc.record({
@@ -144,7 +168,10 @@ const nvdStatement: fc.Arbitrary<ApplicabilityStatement> = fc
   }));
 
 const cnaStatement: fc.Arbitrary<ApplicabilityStatement> = fc
-  .array(affected, { minLength: 1, maxLength: 2 })
+  .array(fc.oneof({ weight: 3, arbitrary: affected }, { weight: 1, arbitrary: releaseList }), {
+    minLength: 1,
+    maxLength: 2,
+  })
   .map((entries) => ({ source: 'cna', configurations: [], affected: entries }));
 
 /** The applicability of one CVE (its id set later). */
