@@ -211,7 +211,9 @@ async function main(): Promise<void> {
       const file = path.join(work, `observations-${block}.ndjson`);
       writeObservations(file, names, options.observations, block, now);
       const run = await ingest(storage, file, matcher, block);
-      say(`  ${label}: ${fmt(run.perSecond)} obs/s, ${fmt(run.withKnowledgeCves)} records with knowledge CVEs`);
+      say(
+        `  ${label}: ${fmt(run.perSecond)} obs/s, ${fmt(run.withKnowledgeCves)} records with knowledge CVEs, heap ${fmt(process.memoryUsage().heapUsed / 2 ** 20)} MiB, peak RSS ${fmt(process.resourceUsage().maxRSS / 1024)} MiB`,
+      );
       runs.push([label, run]);
     }
     const [off, on] = [runs[0]![1], runs[1]![1]];

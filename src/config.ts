@@ -28,6 +28,8 @@ export interface Config {
   indexPollMs: number;
   /** How often the in-server sweeper expires old observations (ms). */
   sweepIntervalMs: number;
+  /** How often the sweeping server looks for knowledge changes whose records need re-mapping (ms). */
+  remapPollMs: number;
   logLevel: string;
   /** Server processes sharing the port (each with its own index); 1 = no cluster. */
   workers: number;
@@ -142,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
       100,
       86_400_000,
     ),
+    remapPollMs: integer(nonEmpty(env.VULNSCOPE_REMAP_POLL_MS) ?? '2000', 'VULNSCOPE_REMAP_POLL_MS', 10, 3_600_000),
     logLevel: pick(overrides.logLevel, 'VULNSCOPE_LOG_LEVEL') ?? 'info',
     workers: integer(pick(overrides.workers, 'VULNSCOPE_WORKERS') ?? '1', 'VULNSCOPE_WORKERS', 1, 64),
     defaultFeeds: named('VULNSCOPE_DEFAULT_FEEDS', () =>

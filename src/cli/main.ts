@@ -234,6 +234,14 @@ knowledge
   .action(async (options: { force?: boolean; batchSize: number }) => {
     process.exitCode = await (await commands.knowledge()).knowledgeRebuild(config(), options);
   });
+knowledge
+  .command('remap')
+  .description(
+    'match stored records again for the knowledge changes since the last re-map (a running server does this by itself; use this without one)',
+  )
+  .action(async () => {
+    process.exitCode = await (await commands.knowledge()).knowledgeRemap(config());
+  });
 
 program
   .command('sync')

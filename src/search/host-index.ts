@@ -1,3 +1,4 @@
+import { productKeyOf } from '../core/applicability/index-keys.js';
 import { cpeMatches } from '../core/cpe.js';
 import { dottedQuadValue, parseIp, type IpRange } from '../core/ip.js';
 import type { IndexEntry } from '../core/host-record.js';
@@ -245,6 +246,22 @@ export class HostIndex {
   }
 
   /** Ids of the records observed before `before`, ascending (the expiry sweep's candidates). */
+  /**
+   * The records with a fingerprint whose CPE names a product `accepts` (`part:vendor:product` as
+   * knowledge keys it): what a knowledge change can alter, found without reading other records.
+   */
+  idsNamingProducts(accepts: (productKey: string) => boolean): number[] {
+    const matching: Bitmap[] = [];
+    for (const [key, identity] of this.identities.entries()) {
+      if (!identity.cpe) continue;
+      identity.productKey ??= productKeyOf(identity.cpe);
+      if (!accepts(identity.productKey)) continue;
+      const bitmap = this.postings.get(`fp:${key}`);
+      if (bitmap) matching.push(bitmap);
+    }
+    return matching.length === 0 ? [] : unionAll(matching).toArray();
+  }
+
   idsObservedBefore(before: number): number[] {
     return Array.from(this.timeFilter(BucketKind.ObservedHour, this.observedAt, { to: before }).toUint32Array());
   }

@@ -6,6 +6,8 @@ export interface Identity {
   product: string;
   version: string;
   cpe?: Wfn;
+  /** `part:vendor:product` of the CPE, as knowledge keys products (set when first asked). */
+  productKey?: string;
   /** The ids of its fp:, v:, p: and ver: terms. */
   termIds: number[];
 }
@@ -28,6 +30,10 @@ export class IdentityCatalog {
 
   get(key: string): Identity | undefined {
     return this.byKey.get(key);
+  }
+
+  entries(): IterableIterator<[string, Identity]> {
+    return this.byKey.entries();
   }
 
   add(key: string, identity: Identity): void {

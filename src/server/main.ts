@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { expireObservations } from '../services/expiry.js';
+import { remapChangedKnowledge } from '../services/matching/knowledge-remap.js';
 import { remapToCurrentRules } from '../services/matching/rules-remap.js';
 import { confirmingMatcher } from '../services/matching/source.js';
 import { cpeCveIndexOf } from '../services/matching/name-cves.js';
@@ -56,12 +58,14 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   let app: FastifyInstance | undefined;
   let sweeper: ReturnType<typeof setInterval> | undefined;
   let closed = false;
-  let rulesRemap: Promise<void> | undefined;
+  let remapping: Promise<void> | undefined;
+  const stopRemapping = new AbortController();
   const close = async () => {
     if (closed) return;
     closed = true;
     clearInterval(sweeper);
-    await rulesRemap;
+    stopRemapping.abort();
+    await remapping;
     await context.hostIndex.stop();
     await context.advisoryIndex?.stop();
     await context.cpeNames?.stop();
@@ -96,7 +100,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     if (sweeps) await sweep().catch(logError('expiry sweep failed'));
     const address = await built.listen({ host: config.host, port: config.port });
     // Serves meanwhile; a stop leaves its position saved for the next start.
-    if (sweeps) rulesRemap = remapInBackground(context, built, () => closed);
+    if (sweeps) remapping = remapInBackground(context, built, stopRemapping.signal);
     return { app: built, context, url: address, close };
   } catch (error) {
     // A failed start (a port in use, most often) must leave nothing running: no index polling,
@@ -106,11 +110,27 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   }
 }
 
-async function remapInBackground(context: AppContext, app: FastifyInstance, stopped: () => boolean): Promise<void> {
-  try {
-    const summary = await remapToCurrentRules(context.storage, confirmingMatcher(context.storage), { stopped });
-    if (summary.examined > 0) app.log.info(summary, 're-mapped stored records to the current matching rules');
-  } catch (error) {
-    app.log.error({ err: error }, 're-mapping stored records to the current matching rules failed');
+/**
+ * Keeps stored records matched as knowledge and rules change: first the walk to the current
+ * matching rules (if one is due), then, every VULNSCOPE_REMAP_POLL_MS, the records of the
+ * products the knowledge change log names.
+ */
+async function remapInBackground(context: AppContext, app: FastifyInstance, signal: AbortSignal): Promise<void> {
+  const matcher = confirmingMatcher(context.storage);
+  const stopped = () => signal.aborted;
+  while (!stopped()) {
+    try {
+      const rules = await remapToCurrentRules(context.storage, matcher, { stopped });
+      if (rules.examined > 0) app.log.info(rules, 're-mapped stored records to the current matching rules');
+      await context.hostIndex.refresh();
+      const knowledge = await remapChangedKnowledge(context.storage, context.hostIndex.index, matcher, { stopped });
+      if (knowledge) app.log.info(knowledge, 're-mapped the records of changed knowledge');
+      // A change log that no longer reaches back asked for the full walk: start it at once.
+      if (knowledge?.fullWalk) continue;
+    } catch (error) {
+      if (stopped()) return;
+      app.log.error({ err: error }, 're-mapping stored records failed');
+    }
+    await sleep(context.config.remapPollMs, undefined, { signal }).catch(() => {});
   }
 }

@@ -1,6 +1,7 @@
 import type { HostChange, HostMatchInput, HostRecord, HostWrite, IndexEntry, PageRecord } from '../core/host-record.js';
 import { announce, type Database, type ListenHandlers, type Listening, type Sql } from './database.js';
 import { applyBatch, logChanges } from './host-upsert.js';
+import { chunks } from './advisories/sql-lists.js';
 
 export interface UpsertCounts {
   inserted: number;
@@ -311,23 +312,27 @@ export class HostRepository {
 
   /** The fields CVE matching reads, in id order after `afterId` (re-mapping scans with this). */
   async scanMatchInputs(afterId: number, limit: number): Promise<HostMatchInput[]> {
-    const rows = await this.db.all<{
-      id: number;
-      fingerprints: string;
-      os_cpes: string;
-      scanner_cves: string;
-      knowledge_cves: string | null;
-    }>(`SELECT id, fingerprints, os_cpes, scanner_cves, knowledge_cves FROM hosts WHERE id > ? ORDER BY id LIMIT ?`, [
-      afterId,
-      limit,
-    ]);
-    return rows.map((row) => ({
-      id: row.id,
-      fingerprints: JSON.parse(row.fingerprints),
-      osCpes: JSON.parse(row.os_cpes),
-      scannerCves: JSON.parse(row.scanner_cves),
-      knowledgeCves: row.knowledge_cves === null ? [] : JSON.parse(row.knowledge_cves),
-    }));
+    const rows = await this.db.all<MatchInputRow>(
+      `SELECT ${MATCH_INPUT_COLUMNS} FROM hosts WHERE id > ? ORDER BY id LIMIT ?`,
+      [afterId, limit],
+    );
+    return rows.map(matchInputOf);
+  }
+
+  /** The match inputs of the given records (those still stored), in id order. */
+  async matchInputsOf(ids: readonly number[]): Promise<HostMatchInput[]> {
+    const inputs: HostMatchInput[] = [];
+    for (const chunk of chunks(
+      [...ids].sort((a, b) => a - b),
+      500,
+    )) {
+      const rows = await this.db.all<MatchInputRow>(
+        `SELECT ${MATCH_INPUT_COLUMNS} FROM hosts WHERE id IN (${chunk.map(() => '?').join(', ')}) ORDER BY id`,
+        chunk,
+      );
+      for (const row of rows) inputs.push(matchInputOf(row));
+    }
+    return inputs;
   }
 
   /** Sets records' knowledge-confirmed CVEs (and `cves` = scanner ∪ confirmed) in one transaction, logging each change. */
@@ -382,3 +387,21 @@ async function lockChangeLog(tx: Sql): Promise<void> {
   await tx.run(`LOCK TABLE host_changes IN SHARE ROW EXCLUSIVE MODE`);
   await announce(tx, CHANGES_CHANNEL);
 }
+
+interface MatchInputRow {
+  id: number;
+  fingerprints: string;
+  os_cpes: string;
+  scanner_cves: string;
+  knowledge_cves: string | null;
+}
+
+const MATCH_INPUT_COLUMNS = 'id, fingerprints, os_cpes, scanner_cves, knowledge_cves';
+
+const matchInputOf = (row: MatchInputRow): HostMatchInput => ({
+  id: Number(row.id),
+  fingerprints: JSON.parse(row.fingerprints),
+  osCpes: JSON.parse(row.os_cpes),
+  scannerCves: JSON.parse(row.scanner_cves),
+  knowledgeCves: row.knowledge_cves === null ? [] : JSON.parse(row.knowledge_cves),
+});

@@ -9,7 +9,7 @@ import { convertNvdCve } from '../../src/ingest/advisories/nvd.js';
 import { loadFeedItems, loadFeedSources, recordsAsItems } from '../../src/ingest/feeds/load.js';
 import { FeedRegistry } from '../../src/services/feed-registry.js';
 import { ingestCpeDictionary } from '../../src/ingest/knowledge/dictionary.js';
-import { remapHosts } from '../../src/services/matching/remap.js';
+import { remapChangedKnowledge } from '../../src/services/matching/knowledge-remap.js';
 import { confirmingMatcher, knowledgeMatcher } from '../../src/services/matching/source.js';
 import { productRenamesOf } from '../../src/services/matching/renames.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -243,20 +243,19 @@ describe.each(engineCases())('fingerprint → CVE matching ($name)', (engine) =>
     cve.lastModified = '2026-11-01T00:00:00.000';
     const registry = new FeedRegistry();
     const matcher = knowledgeMatcher(t.storage);
-    let remap: Awaited<ReturnType<typeof remapHosts>> | undefined;
-    await loadFeedItems(t.storage, registry.get('nist-nvd2')!, recordsAsItems([convertNvdCve(cve)]), {
-      mode: 'merge',
-      onKnowledgeChanged: async (touched) => {
-        remap = await remapHosts(t.storage, matcher, touched, {
-          aliases: (keys) => t.storage.knowledge.aliasesOf(keys),
-        });
-      },
-    });
-    expect(remap).toBeDefined();
-    // Records running f5:nginx (or a name renamed to it): 1.4.0, 1.4.1, 1.20.1, no version, 1.18.0 + scanner, igor_sysoev 1.18.0.
+    const index = t.context.hostIndex.index;
+    // The knowledge loaded so far: every record was matched against it on ingest.
+    expect((await remapChangedKnowledge(t.storage, index, matcher))?.changed).toBe(0);
+    expect(await remapChangedKnowledge(t.storage, index, matcher)).toBeUndefined();
+    await loadFeedItems(t.storage, registry.get('nist-nvd2')!, recordsAsItems([convertNvdCve(cve)]), { mode: 'merge' });
+    const remap = await remapChangedKnowledge(t.storage, index, matcher);
+    expect(remap).toMatchObject({ generation: await t.storage.knowledge.generation(), fullWalk: false });
+    // Found through the index: the records running f5:nginx (or a name renamed to it) — 1.4.0, 1.4.1,
+    // 1.20.1, no version, 1.18.0 + scanner, igor_sysoev 1.18.0 — and no other.
     expect(remap!.examined).toBe(6);
     // 1.4.1, 1.18.0 (scanner row) and igor_sysoev 1.18.0 lose CVE-2021-23017.
     expect(remap!.changed).toBe(3);
+    expect(await remapChangedKnowledge(t.storage, index, matcher)).toBeUndefined();
     await t.context.hostIndex.refresh();
     const { body } = await t.get('/v3/index/target-intel?cve=CVE-2021-23017');
     expect(body.data.map((r: { ip: string }) => r.ip)).toEqual([ipOf(3)]);

@@ -1,7 +1,7 @@
 import type { Config } from '../../config.js';
 import { invalidInput } from '../../core/errors.js';
 import { loadFeedSources, type FeedLoadSummary } from '../../ingest/feeds/load.js';
-import { hostRemapping, remapSummaryFields, type RemapSummary } from '../../services/matching/remap.js';
+import { knowledgeChangeReport } from '../../services/matching/remap.js';
 import { checkAdapterName, type RegisteredFeed } from '../../ingest/advisories/index.js';
 import { FeedRegistry } from '../../services/feed-registry.js';
 import { checkFeedName } from '../../core/entitlements.js';
@@ -39,7 +39,11 @@ export function resolveFeed(registry: FeedRegistry, options: IngestAdvisoriesOpt
   };
 }
 
-export function printLoadSummary(feed: string, summary: FeedLoadSummary, remap?: RemapSummary): void {
+export function printLoadSummary(
+  feed: string,
+  summary: FeedLoadSummary,
+  remap?: ReturnType<typeof knowledgeChangeReport>,
+): void {
   for (const failure of summary.knowledge?.failed ?? []) {
     process.stderr.write(
       `knowledge of ${failure.cveId} not derived (left as it was; "vulnscope knowledge rebuild" retries): ${failure.reason}\n`,
@@ -62,7 +66,7 @@ export function printLoadSummary(feed: string, summary: FeedLoadSummary, remap?:
           'knowledge seconds': (summary.knowledge.durationMs / 1000).toFixed(2),
         }
       : {}),
-    ...remapSummaryFields(remap),
+    ...remap?.summary(),
     seconds: (summary.durationMs / 1000).toFixed(2),
   });
 }
@@ -86,7 +90,7 @@ export async function ingestAdvisories(
   }
   const storage = await createStorage(config.database);
   const progress = new Progress(`loading ${feed.name}`);
-  const remap = hostRemapping(storage);
+  const remap = knowledgeChangeReport();
   let summary: FeedLoadSummary;
   try {
     summary = await loadFeedSources(storage, feed, inputs, {
@@ -101,6 +105,6 @@ export async function ingestAdvisories(
     progress.finish();
     await storage.close();
   }
-  printLoadSummary(feed.name, summary, remap.summary());
+  printLoadSummary(feed.name, summary, remap);
   return options.strict && summary.rejected > 0 ? 1 : 0;
 }

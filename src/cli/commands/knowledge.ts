@@ -7,7 +7,9 @@ import {
   type CpeDictionarySummary,
 } from '../../ingest/knowledge/dictionary.js';
 import { rebuildKnowledge, type KnowledgeRefreshSummary } from '../../ingest/knowledge/refresh.js';
-import { hostRemapping, remapSummaryFields } from '../../services/matching/remap.js';
+import { remapChangedKnowledgeByWalk } from '../../services/matching/knowledge-remap.js';
+import { knowledgeChangeReport } from '../../services/matching/remap.js';
+import { confirmingMatcher } from '../../services/matching/source.js';
 import { createStorage } from '../../storage/index.js';
 import type { KnowledgeCounts } from '../../storage/index.js';
 import { printSummary } from '../output.js';
@@ -29,7 +31,7 @@ export async function ingestCpeDictionaryCommand(
   if (sources.length === 0) throw invalidInput('no source given: name CPE dictionary files, directories or zips');
   const storage = await createStorage(config.database);
   const progress = new Progress('loading CPE dictionary', { unit: 'items' });
-  const remap = hostRemapping(storage);
+  const remap = knowledgeChangeReport();
   let summary: CpeDictionarySummary;
   try {
     summary = await ingestCpeDictionary(storage, readCpeDictionarySources(sources), {
@@ -50,7 +52,7 @@ export async function ingestCpeDictionaryCommand(
     deprecated: summary.deprecated,
     'new renames': summary.aliases,
     rejected: summary.rejected,
-    ...remapSummaryFields(remap.summary()),
+    ...remap.summary(),
     seconds: (summary.durationMs / 1000).toFixed(2),
   });
   return options.strict && summary.rejected > 0 ? 1 : 0;
@@ -63,7 +65,7 @@ export async function knowledgeRebuild(
 ): Promise<number> {
   const storage = await createStorage(config.database);
   const progress = new Progress('rebuilding knowledge', { unit: 'CVEs' });
-  const remap = hostRemapping(storage);
+  const remap = knowledgeChangeReport();
   let summary: KnowledgeRefreshSummary;
   let counts: KnowledgeCounts;
   try {
@@ -88,8 +90,28 @@ export async function knowledgeRebuild(
     'CVEs known': counts.cves,
     criteria: counts.criteria,
     'CPE names': counts.names,
-    ...remapSummaryFields(remap.summary()),
+    ...remap.summary(),
     seconds: (summary.durationMs / 1000).toFixed(2),
   });
   return summary.failed.length > 0 ? 1 : 0;
+}
+
+/** `vulnscope knowledge remap`: the records of the products changed since the last re-map, matched again. */
+export async function knowledgeRemap(config: Config): Promise<number> {
+  const storage = await createStorage(config.database);
+  const started = performance.now();
+  try {
+    const summary = await remapChangedKnowledgeByWalk(storage, confirmingMatcher(storage));
+    printSummary('knowledge remap', {
+      'knowledge generation': summary?.generation ?? (await storage.knowledge.generation()),
+      'products changed': summary?.products ?? 0,
+      'records re-mapped': summary?.examined ?? 0,
+      'records changed': summary?.changed ?? 0,
+      ...(summary?.fullWalk ? { 'every record walked': 'yes' } : {}),
+      seconds: ((performance.now() - started) / 1000).toFixed(2),
+    });
+  } finally {
+    await storage.close();
+  }
+  return 0;
 }

@@ -1,4 +1,4 @@
-import { hostRemapping, remapSummaryFields } from '../../services/matching/remap.js';
+import { knowledgeChangeReport } from '../../services/matching/remap.js';
 import type { Config } from '../../config.js';
 import { invalidInput } from '../../core/errors.js';
 import { CPE_DICTIONARY, syncCpeDictionary } from '../../ingest/feeds/cpe-dictionary-sync.js';
@@ -55,7 +55,7 @@ export async function syncFeeds(config: Config, names: string[], options: SyncCo
 /** `sync cpe-dictionary`: the NVD CPE and Match Criteria APIs into the CPE dictionary; returns the rejections. */
 async function syncDictionary(config: Config, storage: Storage, options: SyncCommandOptions): Promise<number> {
   const progress = new Progress(`loading ${CPE_DICTIONARY}`);
-  const remap = hostRemapping(storage);
+  const remap = knowledgeChangeReport();
   try {
     const result = await syncCpeDictionary(storage, {
       api: config.nvd,
@@ -80,7 +80,7 @@ async function syncDictionary(config: Config, storage: Storage, options: SyncCom
       renames: result.aliases,
       rejected: result.rejected,
       requests: result.requests,
-      ...remapSummaryFields(remap.summary()),
+      ...remap.summary(),
       seconds: (result.durationMs / 1000).toFixed(2),
     });
     return result.rejected;
@@ -99,7 +99,7 @@ async function syncOne(
   if (name === CPE_DICTIONARY) return syncDictionary(config, storage, options);
   const download = new Progress(`downloading ${name}`);
   const progress = new Progress(`loading ${name}`);
-  const remap = hostRemapping(storage);
+  const remap = knowledgeChangeReport();
   try {
     const result = await syncFeed(storage, registry, name, {
       onKnowledgeChanged: remap.hook,
@@ -126,7 +126,7 @@ async function syncOne(
     download.finish();
     progress.finish();
     if (result.api) printApiSummary(`sync ${name}`, result.api);
-    printLoadSummary(name, result, remap.summary());
+    printLoadSummary(name, result, remap);
     return result.rejected;
   } finally {
     download.finish();

@@ -8,7 +8,6 @@ import type { Storage } from '../../storage/index.js';
 import type { HostMatchInput } from '../../core/host-record.js';
 import { contextOf, type CveMatcher } from '../../core/matching.js';
 import { productKeyOf } from '../../core/applicability/index-keys.js';
-import { confirmingMatcher } from './source.js';
 
 export interface RemapSummary {
   /** Records whose CPEs touch a changed product (re-evaluated). */
@@ -53,7 +52,7 @@ function productKeysOf(cpes: string[]): string[] {
 }
 
 /** Which stored records need re-matching: those naming a touched product; `*` parts widen the net. */
-function touchTest(touched: Set<string>): (keys: string[]) => boolean {
+export function touchTest(touched: Set<string>): (keys: string[]) => boolean {
   const wildcard = [...touched].filter((key) => key.includes('*')).map((key) => key.split(':'));
   return (keys) =>
     keys.some(
@@ -101,36 +100,17 @@ export async function remapHosts(
 }
 
 /**
- * The `onKnowledgeChanged` hook commands pass to loads, syncs and rebuilds: re-maps the stored
- * records of the touched products with the storage's matcher; `summary()` says what it did.
+ * The `onKnowledgeChanged` hook commands pass to loads, syncs and rebuilds. Records are not walked
+ * here: the change is in the knowledge change log, which a running server follows
+ * (knowledge-remap.ts) and `vulnscope knowledge remap` applies without one.
  */
-export function hostRemapping(storage: Storage, options: Pick<RemapOptions, 'onProgress' | 'batchSize'> = {}) {
-  let total: RemapSummary | undefined;
+export function knowledgeChangeReport() {
+  const touched = new Set<string>();
   return {
-    hook: async (touchedProducts: string[]): Promise<RemapSummary> => {
-      const done = await remapHosts(storage, confirmingMatcher(storage), touchedProducts, {
-        ...options,
-        aliases: (keys) => storage.knowledge.aliasesOf(keys),
-      });
-      total = total
-        ? {
-            examined: total.examined + done.examined,
-            changed: total.changed + done.changed,
-            durationMs: total.durationMs + done.durationMs,
-          }
-        : done;
-      return done;
+    hook: async (touchedProducts: string[]): Promise<void> => {
+      for (const key of touchedProducts) touched.add(key);
     },
-    summary: (): RemapSummary | undefined => total,
+    /** `pending` once knowledge changed: a running server re-maps, or `vulnscope knowledge remap` without one. */
+    summary: (): Record<string, string | number> => (touched.size > 0 ? { 'records re-mapped': 'pending' } : {}),
   };
 }
-
-/** The summary lines a command prints for re-mapping. */
-export const remapSummaryFields = (summary: RemapSummary | undefined): Record<string, string | number> =>
-  summary
-    ? {
-        'records re-mapped': summary.examined,
-        'records changed': summary.changed,
-        're-map seconds': (summary.durationMs / 1000).toFixed(2),
-      }
-    : {};

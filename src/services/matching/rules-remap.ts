@@ -42,6 +42,10 @@ export async function readRulesState(storage: Storage): Promise<RulesState | und
 
 const writeRulesState = (storage: Storage, state: RulesState) => putSetting(storage.db, SETTING, JSON.stringify(state));
 
+/** Makes the next run walk every record again (the knowledge change log no longer reaches back far enough). */
+export const requestFullRemap = (storage: Storage) =>
+  writeRulesState(storage, { version: MATCHING_RULES_VERSION, afterId: 0 });
+
 /** Where a run starts: undefined when the records already follow the current rules. */
 async function startingPoint(storage: Storage): Promise<number | undefined> {
   const state = await readRulesState(storage);

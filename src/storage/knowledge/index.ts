@@ -14,7 +14,7 @@ import {
 import { bumpGeneration, knowledgeGeneration, lockKnowledge, setSyncedGeneration, syncedGeneration } from './meta.js';
 import { knowledgeNameOf, searchNames, upsertNames } from './names.js';
 import { latestNameChange, nameChangesSince, nameRowPage, namesByIds, oldestNameChange } from './name-changes.js';
-import { productChangesSince, type ProductChanges } from './product-changes.js';
+import { logProductChanges, productChangesSince, type ProductChanges } from './product-changes.js';
 import { decidedShare, productCriteria, type ProductCriterion } from './product-criteria.js';
 import {
   changedSince,
@@ -200,7 +200,11 @@ export class KnowledgeRepository {
     return this.db.transaction(async (tx) => {
       await lockKnowledge(tx);
       const result = await upsertAliases(tx, aliases);
-      if (result.added > 0) await bumpGeneration(tx);
+      if (result.added > 0) {
+        await bumpGeneration(tx);
+        // Records naming either end may match differently now: host re-mapping follows this log.
+        await logProductChanges(tx, await knowledgeGeneration(tx), result.touchedProducts);
+      }
       return result;
     });
   }
