@@ -47,6 +47,19 @@ export async function remappedGeneration(storage: Storage): Promise<number | und
 const saveGeneration = (storage: Storage, generation: number) =>
   putSetting(storage.db, SETTING, JSON.stringify({ generation }));
 
+/**
+ * The generation to re-map from. On the first run, a database without records has nothing to
+ * re-map (every record to come is matched on ingest); one with records starts from the beginning
+ * of the log, since nothing says which knowledge its records met.
+ */
+async function startingGeneration(storage: Storage): Promise<number | undefined> {
+  const done = await remappedGeneration(storage);
+  if (done !== undefined) return done;
+  if ((await storage.hosts.scanMatchInputs(0, 1)).length > 0) return 0;
+  await saveGeneration(storage, await storage.knowledge.generation());
+  return undefined;
+}
+
 /** Re-maps the records the knowledge changes since the last run can affect; undefined when there were none. */
 export async function remapChangedKnowledge(
   storage: Storage,
@@ -54,7 +67,8 @@ export async function remapChangedKnowledge(
   matcher: CveMatcher,
   options: KnowledgeRemapOptions = {},
 ): Promise<KnowledgeRemapSummary | undefined> {
-  const done = (await remappedGeneration(storage)) ?? 0;
+  const done = await startingGeneration(storage);
+  if (done === undefined) return undefined;
   const changes = await storage.knowledge.productChangesSince(done);
   if (changes.generation <= done) return undefined;
   const summary: KnowledgeRemapSummary = {
@@ -95,7 +109,8 @@ export async function remapChangedKnowledgeByWalk(
   storage: Storage,
   matcher: CveMatcher,
 ): Promise<KnowledgeRemapSummary | undefined> {
-  const done = (await remappedGeneration(storage)) ?? 0;
+  const done = await startingGeneration(storage);
+  if (done === undefined) return undefined;
   const changes = await storage.knowledge.productChangesSince(done);
   if (changes.generation <= done) return undefined;
   const summary: KnowledgeRemapSummary = {
