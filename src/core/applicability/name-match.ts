@@ -43,6 +43,13 @@ const EXTRA = ['edition', 'language', 'sw_edition', 'target_sw', 'target_hw', 'o
 
 const covers = (relation: Relation) => relation === 'SUPERSET' || relation === 'EQUAL';
 
+/** Whether the criterion's part, vendor and product cover the name's (else the two are unrelated). */
+export const identityCovers = (criterion: Wfn, name: Wfn) =>
+  IDENTITY.every((attribute) => covers(compareAttribute(criterion[attribute], name[attribute])));
+
+/** Whether every attribute besides identity, version and update is ANY (nothing to exclude or leave open). */
+export const extrasAreAny = (criterion: Wfn) => EXTRA.every((attribute) => criterion[attribute] === ANY);
+
 /** An unquoted `*` or `?`: the value is a pattern (ANY itself counts). */
 export function hasWildcard(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
@@ -241,9 +248,7 @@ function plainVersionVerdict(criterion: Wfn, name: Wfn): Verdict {
 
 /** Identity must be covered outright; the other attributes may be gaps in the name. */
 function attributesVerdict(criterion: Wfn, name: Wfn): UnknownAttribute[] | 'excluded' | 'unrelated' {
-  if (!IDENTITY.every((attribute) => covers(compareAttribute(criterion[attribute], name[attribute])))) {
-    return 'unrelated';
-  }
+  if (!identityCovers(criterion, name)) return 'unrelated';
   const unknown: CpeAttribute[] = [];
   for (const attribute of EXTRA) {
     const verdict = attributeVerdict(criterion[attribute], name[attribute]);
@@ -336,6 +341,15 @@ function statusVerdict(entry: AffectedCpes, name: Wfn, options: RelateOptions): 
     unknownAttributes: [],
   };
   return match;
+}
+
+/**
+ * Whether the entry's `versions` confirm the name: what a CPE of the entry with ANY in every
+ * attribute but identity and version concludes, its own version unread (entryVersionVerdict).
+ */
+export function versionsConfirm(entry: AffectedCpes, name: Wfn, options: RelateOptions = {}): boolean {
+  const verdict = statusVerdict(entry, name, options);
+  return verdict !== 'excluded' && verdict.truth === 'definite';
 }
 
 /** The version part of a CVE 5 `affected` entry for one of its CPEs (§2.5). */

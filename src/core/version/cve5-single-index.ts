@@ -43,7 +43,8 @@ export interface SingleVersionIndex {
 const asStatus = (status: string | undefined): Cve5Status =>
   status === 'affected' || status === 'unaffected' ? status : 'unknown';
 
-const plain = (v: string) =>
+/** A version as list texts are compared: trimmed, lower-cased, without a leading `v`. */
+export const plainVersion = (v: string) =>
   v
     .trim()
     .toLowerCase()
@@ -100,7 +101,7 @@ function buildIndex(versions: readonly Cve5VersionEntry[]): SingleVersionIndex {
     index.texts.push(text);
     index.statuses.push(status);
     index.weak.push(false);
-    const lowered = plain(text);
+    const lowered = plainVersion(text);
     if (!index.byText.has(lowered)) index.byText.set(lowered, i);
     if (/[<>=,;|]/.test(text)) {
       index.unreadable.push({ index: i, text, status, fixedNote: `bound "${text}" is not a single version` });
@@ -128,7 +129,7 @@ export function indexedAffectedStatus(
   product: Cve5Product,
   index: SingleVersionIndex,
 ): AffectedStatus {
-  const byText = index.byText.get(plain(version));
+  const byText = index.byText.get(plainVersion(version));
   const key = versionSortKey(version);
   const byKey = key === undefined ? undefined : index.byKey.get(key);
   const decider = Math.min(byText ?? Number.POSITIVE_INFINITY, byKey ?? Number.POSITIVE_INFINITY);

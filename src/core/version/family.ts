@@ -56,11 +56,32 @@ export function rangeCutsFamily(version: string, range: VersionRange, versionTyp
   return false;
 }
 
+const isRangeEntry = (entry: Cve5VersionEntry) => entry.lessThan !== undefined || entry.lessThanOrEqual !== undefined;
+
+const deepestBounds = new WeakMap<readonly Cve5VersionEntry[], number>();
+
+/** The most components any bound of the list's range entries has (0: no range entry). */
+function deepestBound(entries: readonly Cve5VersionEntry[]): number {
+  let deepest = deepestBounds.get(entries);
+  if (deepest === undefined) {
+    deepest = 0;
+    for (const entry of entries) {
+      if (!isRangeEntry(entry)) continue;
+      for (const bound of [entry.version, entry.lessThan, entry.lessThanOrEqual])
+        if (typeof bound === 'string') deepest = Math.max(deepest, componentCount(bound));
+    }
+    deepestBounds.set(entries, deepest);
+  }
+  return deepest;
+}
+
 /** Whether a range entry of a CVE 5 `versions` list (`version` up to `lessThan`/`lessThanOrEqual`) cuts the family. */
 export function entriesCutFamily(version: string, entries: readonly Cve5VersionEntry[]): boolean {
+  // Only a bound with more components than the version can cut it (cutsFamily).
+  if (!NUMERIC.test(version) || componentCount(version) >= deepestBound(entries)) return false;
   return entries.some(
     (entry) =>
-      (entry.lessThan !== undefined || entry.lessThanOrEqual !== undefined) &&
+      isRangeEntry(entry) &&
       rangeCutsFamily(
         version,
         {

@@ -3,9 +3,11 @@
  * versions. Build metadata is ignored, as SemVer requires. `undefined`: not a SemVer version.
  */
 import semver from 'semver';
+import { boundedMemo } from '../memo.js';
 import type { Order } from './comparison.js';
 
-const parse = (text: string) => semver.parse(text.trim(), { loose: true });
+// Range bounds repeat across every version compared with them; parsed versions are never mutated.
+const parse = boundedMemo((text: string) => semver.parse(text.trim(), { loose: true }));
 
 export function compareSemver(a: string, b: string): Order | undefined {
   const left = parse(a);

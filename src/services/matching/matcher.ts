@@ -15,6 +15,7 @@ import type { ContextCpe, CveApplicability, CveEvidence } from '../../core/appli
 import type { ContextMatch, CveMatcher, MatchContext } from '../../core/matching.js';
 import { takeTurn } from '../../search/loop-turns.js';
 import { LruCache } from './lru.js';
+import { VersionLists } from './version-lists.js';
 
 /** A concrete name as the criteria index looks it up (core: nameLookupOf). */
 export type CandidateName = NameLookup;
@@ -105,6 +106,8 @@ export class KnowledgeMatcher implements CveMatcher {
   /** Per fingerprint name (and the renamed name used): what it confirms alone (confirmed-only matching). */
   private readonly nameConfirmations: LruCache<string, NameConfirmation>;
   private readonly keepEvidence: boolean;
+  /** CVEs that CVE 5 version lists decide, per product: found by a name's version (confirmed-only matching). */
+  private readonly versionLists = new VersionLists();
 
   constructor(
     private readonly source: KnowledgeSource,
@@ -152,6 +155,7 @@ export class KnowledgeMatcher implements CveMatcher {
     this.aliasCache.clear();
     this.productsWithCriteria.clear();
     this.nameConfirmations.clear();
+    this.versionLists.clear();
   }
 
   private async checkGeneration(): Promise<void> {
@@ -214,7 +218,9 @@ export class KnowledgeMatcher implements CveMatcher {
       const confirmed = split ? [...split.confirmed] : [];
       const evaluate = split ? split.evaluate : [...(await this.candidatesOf(name))].sort();
       const conditional: CveApplicability[] = [];
-      for (const app of await this.applicabilityOf(evaluate)) {
+      const listed = await this.versionLists.split(input.wfn, await this.applicabilityOf(evaluate));
+      confirmed.push(...listed.confirmed);
+      for (const app of listed.evaluate) {
         if (!standsAlone(app)) conditional.push(app);
         else if (isConfirmed(app, [input])) confirmed.push(app.cveId);
       }
