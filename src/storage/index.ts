@@ -75,6 +75,7 @@ export {
   type KnowledgeCounts,
   type KnowledgeDeriver,
   type KnowledgeSources,
+  type ProductChanges,
 } from './knowledge/index.js';
 export { migrate } from './migrations.js';
 export { deleteSetting, getSetting, putSetting } from './settings.js';

@@ -13,10 +13,11 @@ import { weakest, type Comparison, type Confidence } from './comparison.js';
 import { looksLikeRangeText, parseLenientConstraints, type Constraint } from './lenient.js';
 import { compareToLine, parseLineBound } from './line-bound.js';
 import { isAllVersions, isPlaceholderVersion } from './placeholders.js';
+import { addDefault, asStatus, finalStatus, type AffectedStatus, type Cve5Status } from './cve5-outcome.js';
 import { indexedAffectedStatus, singleVersionIndex } from './cve5-single-index.js';
 import { isComparableVendorVersion } from './vendor.js';
 
-export type Cve5Status = 'affected' | 'unaffected' | 'unknown';
+export type { AffectedStatus, Cve5Status } from './cve5-outcome.js';
 
 export interface Cve5Change {
   at: string;
@@ -37,12 +38,6 @@ export interface Cve5Product {
   defaultStatus?: string;
 }
 
-export interface AffectedStatus {
-  status: Cve5Status;
-  confidence: Confidence;
-  reason: string;
-}
-
 type Match = 'yes' | 'no' | 'maybe';
 
 interface Membership {
@@ -51,9 +46,6 @@ interface Membership {
   /** How the entry was read, for the reason text. */
   note: string;
 }
-
-const asStatus = (status: string | undefined): Cve5Status =>
-  status === 'affected' || status === 'unaffected' ? status : 'unknown';
 
 const maybe = (note: string): Membership => ({ match: 'maybe', confidence: 'heuristic', note });
 
@@ -237,22 +229,6 @@ export function scannedAffectedStatus(version: string, product: Cve5Product): Af
     }
     notes.push(`versions[${index}] undecidable (${membership.note}), could give ${statusText}`);
   }
-  if (!decided) {
-    const fallback = asStatus(product.defaultStatus);
-    possible.add(fallback);
-    notes.push(
-      product.defaultStatus === undefined
-        ? 'no entry matches and there is no defaultStatus → unknown'
-        : `no entry matches → defaultStatus ${fallback}`,
-    );
-  }
-  if (possible.size === 1) {
-    const [status] = possible; // the only one
-    return { status: status!, confidence: weakest(...confidences), reason: notes.join('; ') };
-  }
-  return {
-    status: 'unknown',
-    confidence: 'heuristic',
-    reason: `possible statuses ${[...possible].join(', ')} disagree: ${notes.join('; ')}`,
-  };
+  if (!decided) addDefault(possible, notes, product.defaultStatus);
+  return finalStatus(possible, weakest(...confidences), notes);
 }

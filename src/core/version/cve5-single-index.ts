@@ -4,8 +4,8 @@
  * confidence and reason as the scan in cve5-affected.ts, which stays the definition.
  */
 import { isGraphVersionType, isKnownVersionType } from './compare.js';
-import type { Confidence } from './comparison.js';
-import type { AffectedStatus, Cve5Product, Cve5Status, Cve5VersionEntry } from './cve5-affected.js';
+import type { Cve5Product, Cve5VersionEntry } from './cve5-affected.js';
+import { addDefault, asStatus, finalStatus, type AffectedStatus, type Cve5Status } from './cve5-outcome.js';
 import { looksLikeRangeText, parseLenientConstraints } from './lenient.js';
 import { parseLineBound } from './line-bound.js';
 import { isAllVersions, isPlaceholderVersion } from './placeholders.js';
@@ -39,9 +39,6 @@ export interface SingleVersionIndex {
   /** First comparable entry (a guessed word in the version makes every comparison heuristic). */
   firstComparable: number;
 }
-
-const asStatus = (status: string | undefined): Cve5Status =>
-  status === 'affected' || status === 'unaffected' ? status : 'unknown';
 
 /** A version as list texts are compared: trimmed, lower-cased, without a leading `v`. */
 export const plainVersion = (v: string) =>
@@ -152,23 +149,6 @@ export function indexedAffectedStatus(
     const status = index.statuses[decider]!;
     possible.add(status);
     notes.push(`versions[${decider}] matches (${version} == ${index.texts[decider]}) → ${status}`);
-  } else {
-    const fallback = asStatus(product.defaultStatus);
-    possible.add(fallback);
-    notes.push(
-      product.defaultStatus === undefined
-        ? 'no entry matches and there is no defaultStatus → unknown'
-        : `no entry matches → defaultStatus ${fallback}`,
-    );
-  }
-  if (possible.size === 1) {
-    const [status] = possible; // the only one
-    const confidence: Confidence = heuristic ? 'heuristic' : 'exact';
-    return { status: status!, confidence, reason: notes.join('; ') };
-  }
-  return {
-    status: 'unknown',
-    confidence: 'heuristic',
-    reason: `possible statuses ${[...possible].join(', ')} disagree: ${notes.join('; ')}`,
-  };
+  } else addDefault(possible, notes, product.defaultStatus);
+  return finalStatus(possible, heuristic ? 'heuristic' : 'exact', notes);
 }

@@ -8,7 +8,7 @@
  */
 import type { CveMatcher } from '../../core/matching.js';
 import { takeTurn } from '../../search/loop-turns.js';
-import { getSetting, putSetting, type Storage } from '../../storage/index.js';
+import { getSetting, putSetting, type ProductChanges, type Storage } from '../../storage/index.js';
 import { changedKnowledgeCves, remapHosts, touchTest } from './remap.js';
 import { remapToCurrentRules, requestFullRemap } from './rules-remap.js';
 
@@ -48,17 +48,30 @@ const saveGeneration = (storage: Storage, generation: number) =>
   putSetting(storage.db, SETTING, JSON.stringify({ generation }));
 
 /**
- * The generation to re-map from. On the first run, a database without records has nothing to
- * re-map (every record to come is matched on ingest); one with records starts from the beginning
- * of the log, since nothing says which knowledge its records met.
+ * The changes since the last re-map, if any. On the first run, a database without records has
+ * nothing to re-map (every record to come is matched on ingest); one with records starts from the
+ * beginning of the log, since nothing says which knowledge its records met.
  */
-async function startingGeneration(storage: Storage): Promise<number | undefined> {
-  const done = await remappedGeneration(storage);
-  if (done !== undefined) return done;
-  if ((await storage.hosts.scanMatchInputs(0, 1)).length > 0) return 0;
-  await saveGeneration(storage, await storage.knowledge.generation());
-  return undefined;
+async function pendingChanges(storage: Storage): Promise<ProductChanges | undefined> {
+  let done = await remappedGeneration(storage);
+  if (done === undefined) {
+    if ((await storage.hosts.scanMatchInputs(0, 1)).length === 0) {
+      await saveGeneration(storage, await storage.knowledge.generation());
+      return undefined;
+    }
+    done = 0;
+  }
+  const changes = await storage.knowledge.productChangesSince(done);
+  return changes.generation > done ? changes : undefined;
 }
+
+const emptySummary = (changes: ProductChanges): KnowledgeRemapSummary => ({
+  generation: changes.generation,
+  products: changes.changes.size,
+  examined: 0,
+  changed: 0,
+  fullWalk: !changes.complete,
+});
 
 /** Re-maps the records the knowledge changes since the last run can affect; undefined when there were none. */
 export async function remapChangedKnowledge(
@@ -67,17 +80,9 @@ export async function remapChangedKnowledge(
   matcher: CveMatcher,
   options: KnowledgeRemapOptions = {},
 ): Promise<KnowledgeRemapSummary | undefined> {
-  const done = await startingGeneration(storage);
-  if (done === undefined) return undefined;
-  const changes = await storage.knowledge.productChangesSince(done);
-  if (changes.generation <= done) return undefined;
-  const summary: KnowledgeRemapSummary = {
-    generation: changes.generation,
-    products: 0,
-    examined: 0,
-    changed: 0,
-    fullWalk: !changes.complete,
-  };
+  const changes = await pendingChanges(storage);
+  if (!changes) return undefined;
+  const summary = emptySummary(changes);
   if (!changes.complete) {
     await requestFullRemap(storage);
     await saveGeneration(storage, changes.generation);
@@ -109,17 +114,9 @@ export async function remapChangedKnowledgeByWalk(
   storage: Storage,
   matcher: CveMatcher,
 ): Promise<KnowledgeRemapSummary | undefined> {
-  const done = await startingGeneration(storage);
-  if (done === undefined) return undefined;
-  const changes = await storage.knowledge.productChangesSince(done);
-  if (changes.generation <= done) return undefined;
-  const summary: KnowledgeRemapSummary = {
-    generation: changes.generation,
-    products: changes.changes.size,
-    examined: 0,
-    changed: 0,
-    fullWalk: !changes.complete,
-  };
+  const changes = await pendingChanges(storage);
+  if (!changes) return undefined;
+  const summary = emptySummary(changes);
   if (changes.complete) {
     const walk = await remapHosts(storage, matcher, [...changes.changes.keys()], {
       aliases: (keys) => storage.knowledge.aliasesOf(keys),
