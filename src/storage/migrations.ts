@@ -1,6 +1,7 @@
 import { advisoryUpdateTime } from '../core/advisory/facts.js';
 import { decidedByOwnHit } from '../core/applicability/evaluate.js';
 import type { CveApplicability } from '../core/applicability/types.js';
+import { MATCHING_RULES_VERSION } from '../core/matching.js';
 import type { Database, Engine, Sql } from './database.js';
 
 /**
@@ -286,7 +287,22 @@ export const MIGRATIONS: Migration[] = [
     statements: () => [`ALTER TABLE knowledge_criteria ADD COLUMN decided SMALLINT`],
     run: fillDecidedFlags,
   },
+  {
+    id: 11,
+    name: 'settings.matching_rules: a database created without records follows the current rules',
+    // Records are matched by the current rules on ingest, so only records stored before this
+    // migration can follow older ones (services/matching/rules-remap.ts walks those).
+    statements: () => [],
+    run: markRulesOfEmptyDatabase,
+  },
 ];
+
+async function markRulesOfEmptyDatabase(tx: Sql): Promise<void> {
+  if (await tx.get(`SELECT id FROM hosts LIMIT 1`)) return;
+  await tx.run(`INSERT INTO settings (key, value) VALUES ('matching_rules', ?) ON CONFLICT (key) DO NOTHING`, [
+    JSON.stringify({ version: MATCHING_RULES_VERSION }),
+  ]);
+}
 
 /** Migration 10's data step: each stored CVE's decided flag, from its applicability, in batches. */
 async function fillDecidedFlags(tx: Sql): Promise<void> {
