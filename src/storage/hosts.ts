@@ -336,17 +336,20 @@ export class HostRepository {
   }
 
   /** Sets records' knowledge-confirmed CVEs (and `cves` = scanner ∪ confirmed) in one transaction, logging each change. */
-  async updateKnowledgeCves(updates: Array<{ id: number; knowledgeCves: string[]; cves: string[] }>): Promise<number> {
+  async updateKnowledgeCves(updates: KnowledgeCvesUpdate[]): Promise<number> {
     if (updates.length === 0) return 0;
     const changed: number[] = [];
     await this.db.transaction(async (tx) => {
       await lockChangeLog(tx);
-      for (const { id, knowledgeCves, cves } of updates) {
-        const { changes } = await tx.run(`UPDATE hosts SET knowledge_cves = ?, cves = ? WHERE id = ?`, [
-          knowledgeCves.length > 0 ? JSON.stringify(knowledgeCves) : null,
-          JSON.stringify(cves),
-          id,
-        ]);
+      for (const { id, knowledgeCves, cves, basis } of updates) {
+        const values = [knowledgeCves.length > 0 ? JSON.stringify(knowledgeCves) : null, JSON.stringify(cves), id];
+        // A record upserted since it was read was matched on ingest: the stale result must not replace it.
+        const { changes } = basis
+          ? await tx.run(
+              `UPDATE hosts SET knowledge_cves = ?, cves = ? WHERE id = ? AND scanner_cves = ? AND os_cpes = ?`,
+              [...values, JSON.stringify(basis.scannerCves), JSON.stringify(basis.osCpes)],
+            )
+          : await tx.run(`UPDATE hosts SET knowledge_cves = ?, cves = ? WHERE id = ?`, values);
         if (changes > 0) changed.push(id);
       }
       await logChanges(tx, changed, false, Date.now());
@@ -405,3 +408,11 @@ const matchInputOf = (row: MatchInputRow): HostMatchInput => ({
   scannerCves: JSON.parse(row.scanner_cves),
   knowledgeCves: row.knowledge_cves === null ? [] : JSON.parse(row.knowledge_cves),
 });
+
+/** New knowledge CVEs for a record; `basis`: what they were computed from, written only if the record still has it. */
+export interface KnowledgeCvesUpdate {
+  id: number;
+  knowledgeCves: string[];
+  cves: string[];
+  basis?: Pick<HostMatchInput, 'scannerCves' | 'osCpes'>;
+}

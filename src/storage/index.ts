@@ -60,7 +60,7 @@ export type {
 export { openDatabase, type ListenHandlers, type Listening } from './database.js';
 export type { AdvisoryRepository } from './advisories/index.js';
 export type { KnowledgeRepository } from './knowledge/index.js';
-export type { HostRepository } from './hosts.js';
+export type { HostRepository, KnowledgeCvesUpdate } from './hosts.js';
 export {
   concreteName,
   KNOWLEDGE_FEEDS,

@@ -18,9 +18,11 @@ import {
   remapChangedKnowledgeByWalk,
   remappedGeneration,
 } from '../../src/services/matching/knowledge-remap.js';
+import { changedKnowledgeCves } from '../../src/services/matching/remap.js';
 import { readRulesState } from '../../src/services/matching/rules-remap.js';
 import { confirmingMatcher } from '../../src/services/matching/source.js';
 import { type RunningServer, startServer } from '../../src/server/main.js';
+import { createStorage } from '../../src/storage/index.js';
 import { PRODUCT_CHANGES_KEPT } from '../../src/storage/knowledge/product-changes.js';
 import { asItems, observation } from '../support/app.js';
 import { engineCases } from '../support/engines.js';
@@ -166,6 +168,40 @@ describe.each(engineCases())('re-mapping without a server ($name)', (engine) => 
       ).toBeUndefined();
     } finally {
       await offline.close();
+      await fresh.drop();
+    }
+  });
+
+  it('never writes a result computed before the record was upserted again', async () => {
+    const fresh = await engine.fresh();
+    const store = await createStorage(fresh.config);
+    try {
+      const nginx = 'cpe:2.3:a:f5:nginx:1.4.0:*:*:*:*:*:*:*';
+      const put = (cves: string[]) =>
+        runIngest(
+          store,
+          asItems([observation({ ip: '198.51.100.2', port: 80, fingerprints: [{ cpe: nginx }], cves })]),
+          { classifier: new ClassificationResolver([]), matcher: confirmingMatcher(store) },
+          { retentionDays: 0 },
+        );
+      await put([]);
+      const stale = await store.hosts.scanMatchInputs(0, 10);
+      await loadFeedItems(
+        store,
+        registry.get('nist-nvd2')!,
+        recordsAsItems([convertNvdCve(nvdRecord('CVE-2021-23017'))]),
+        {
+          mode: 'merge',
+        },
+      );
+      // A scan reports the record again, with a CVE of its own, and is matched with the new knowledge.
+      await put(['CVE-2000-0001']);
+      const updates = await changedKnowledgeCves(stale, confirmingMatcher(store));
+      expect(updates).toHaveLength(1);
+      expect(await store.hosts.updateKnowledgeCves(updates)).toBe(0);
+      expect((await store.hosts.scan(0, 10))[0]!.cves).toEqual(['CVE-2000-0001', 'CVE-2021-23017']);
+    } finally {
+      await store.close();
       await fresh.drop();
     }
   });

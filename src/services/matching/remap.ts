@@ -4,7 +4,7 @@
  * rescan. Only records whose confirmed CVEs differ are written, so the index sees real changes only.
  */
 import { parseCpe } from '../../core/cpe.js';
-import type { Storage } from '../../storage/index.js';
+import type { KnowledgeCvesUpdate, Storage } from '../../storage/index.js';
 import type { HostMatchInput } from '../../core/host-record.js';
 import { contextOf, type CveMatcher } from '../../core/matching.js';
 import { productKeyOf } from '../../core/applicability/index-keys.js';
@@ -30,12 +30,13 @@ const sameList = (a: string[], b: string[]) => a.length === b.length && a.every(
 export async function changedKnowledgeCves(
   rows: HostMatchInput[],
   matcher: CveMatcher,
-): Promise<Array<{ id: number; knowledgeCves: string[]; cves: string[] }>> {
+): Promise<KnowledgeCvesUpdate[]> {
   const matches = await matcher.matchAll(rows.map(contextOf));
   return rows.flatMap((row, i) => {
     const knowledgeCves = matches[i]!.confirmed; // one match per context, in order
     if (sameList(knowledgeCves, row.knowledgeCves)) return [];
-    return [{ id: row.id, knowledgeCves, cves: [...new Set([...row.scannerCves, ...knowledgeCves])].sort() }];
+    const cves = [...new Set([...row.scannerCves, ...knowledgeCves])].sort();
+    return [{ id: row.id, knowledgeCves, cves, basis: { scannerCves: row.scannerCves, osCpes: row.osCpes } }];
   });
 }
 
