@@ -53,7 +53,7 @@ interface CpeMatchOutcome {
 }
 
 /** Host matching reads a short scanner version as the family of releases under it. */
-const HOST = { families: true } as const;
+export const HOST = { families: true } as const;
 
 function evaluateCpeMatch(criterion: CpeMatchCriterion, context: ContextCpe[]): CpeMatchOutcome {
   const wfn = parseCached(criterion.criteria);

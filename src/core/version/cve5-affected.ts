@@ -14,7 +14,7 @@ import { looksLikeRangeText, parseLenientConstraints, type Constraint } from './
 import { compareToLine, parseLineBound } from './line-bound.js';
 import { isAllVersions, isPlaceholderVersion } from './placeholders.js';
 import { addDefault, asStatus, finalStatus, type AffectedStatus, type Cve5Status } from './cve5-outcome.js';
-import { indexedAffectedStatus, singleVersionIndex } from './cve5-single-index.js';
+import { indexedAffectedStatus, plainVersion, singleVersionIndex } from './cve5-single-index.js';
 import { isComparableVendorVersion } from './vendor.js';
 
 export type { AffectedStatus, Cve5Status } from './cve5-outcome.js';
@@ -94,12 +94,8 @@ function singleMembership(version: string, entry: Cve5VersionEntry): Membership 
     return { ...membership, confidence: 'heuristic' };
   }
   if (looksLikeRangeText(text)) return maybe(`"${text}" reads like a range we cannot parse`);
-  const plain = (v: string) =>
-    v
-      .trim()
-      .toLowerCase()
-      .replace(/^v(?=\d)/, '');
-  if (plain(text) === plain(version)) return { match: 'yes', confidence: 'exact', note: `${version} == ${text}` };
+  if (plainVersion(text) === plainVersion(version))
+    return { match: 'yes', confidence: 'exact', note: `${version} == ${text}` };
   if (isGraphVersionType(entry.versionType)) return maybe(`"${text}" is a commit, not a release`);
   const equal = bound(version, text, entry.versionType, [0]);
   return { ...equal, note: equal.note || `${version} == ${text}` };

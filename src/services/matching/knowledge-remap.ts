@@ -65,6 +65,14 @@ async function pendingChanges(storage: Storage): Promise<ProductChanges | undefi
   return changes.generation > done ? changes : undefined;
 }
 
+/** The changed products and every product renamed to or from one of them. */
+async function withRenames(storage: Storage, changes: ProductChanges): Promise<Set<string>> {
+  const touched = new Set(changes.changes.keys());
+  for (const targets of (await storage.knowledge.aliasesOf([...touched])).values())
+    for (const key of targets) touched.add(key);
+  return touched;
+}
+
 const emptySummary = (changes: ProductChanges): KnowledgeRemapSummary => ({
   generation: changes.generation,
   products: changes.changes.size,
@@ -88,9 +96,7 @@ export async function remapChangedKnowledge(
     await saveGeneration(storage, changes.generation);
     return summary;
   }
-  const touched = new Set(changes.changes.keys());
-  for (const targets of (await storage.knowledge.aliasesOf([...touched])).values())
-    for (const key of targets) touched.add(key);
+  const touched = await withRenames(storage, changes);
   summary.products = touched.size;
   const touches = touchTest(touched);
   const ids = records.idsNamingProducts((key) => touches([key]));
@@ -118,9 +124,9 @@ export async function remapChangedKnowledgeByWalk(
   if (!changes) return undefined;
   const summary = emptySummary(changes);
   if (changes.complete) {
-    const walk = await remapHosts(storage, matcher, [...changes.changes.keys()], {
-      aliases: (keys) => storage.knowledge.aliasesOf(keys),
-    });
+    const touched = await withRenames(storage, changes);
+    summary.products = touched.size;
+    const walk = await remapHosts(storage, matcher, touched);
     summary.examined = walk.examined;
     summary.changed = walk.changed;
   } else {

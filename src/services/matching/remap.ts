@@ -14,14 +14,6 @@ export interface RemapSummary {
   examined: number;
   /** Records whose CVEs changed. */
   changed: number;
-  durationMs: number;
-}
-
-export interface RemapOptions {
-  batchSize?: number;
-  /** Product keys reachable through renames (see KnowledgeSource.aliases). */
-  aliases?: (productKeys: string[]) => Promise<Map<string, string[]>>;
-  onProgress?: (summary: RemapSummary) => void;
 }
 
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((value, i) => value === b[i]);
@@ -68,35 +60,21 @@ export function touchTest(touched: Set<string>): (keys: string[]) => boolean {
     );
 }
 
-export async function remapHosts(
-  storage: Storage,
-  matcher: CveMatcher,
-  productKeys: string[],
-  options: RemapOptions = {},
-): Promise<RemapSummary> {
-  const started = performance.now();
-  const summary: RemapSummary = { examined: 0, changed: 0, durationMs: 0 };
-  if (productKeys.length === 0) return summary;
-  const touched = new Set(productKeys);
-  if (options.aliases) {
-    for (const targets of (await options.aliases(productKeys)).values()) for (const key of targets) touched.add(key);
-  }
+/** Walks every stored record and matches again those whose CPEs name a `touched` product (renames already added). */
+export async function remapHosts(storage: Storage, matcher: CveMatcher, touched: Set<string>): Promise<RemapSummary> {
+  const summary: RemapSummary = { examined: 0, changed: 0 };
+  if (touched.size === 0) return summary;
   const touches = touchTest(touched);
-  const batchSize = options.batchSize ?? 1000;
   let afterId = 0;
   for (;;) {
-    const rows = await storage.hosts.scanMatchInputs(afterId, batchSize);
+    const rows = await storage.hosts.scanMatchInputs(afterId, 1000);
     if (rows.length === 0) break;
     afterId = rows[rows.length - 1]!.id;
     const affected = rows.filter((row) => touches(productKeysOf([...contextOf(row).fingerprintCpes, ...row.osCpes])));
     if (affected.length === 0) continue;
-    const updates = await changedKnowledgeCves(affected, matcher);
     summary.examined += affected.length;
-    summary.changed += await storage.hosts.updateKnowledgeCves(updates);
-    summary.durationMs = performance.now() - started;
-    options.onProgress?.({ ...summary });
+    summary.changed += await storage.hosts.updateKnowledgeCves(await changedKnowledgeCves(affected, matcher));
   }
-  summary.durationMs = performance.now() - started;
   return summary;
 }
 

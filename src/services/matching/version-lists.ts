@@ -6,6 +6,7 @@
  * lookup and a few checks instead of thousands of evaluations.
  */
 import { keyedListsFor, type KeyedList } from '../../core/applicability/version-lists.js';
+import { HOST } from '../../core/applicability/evaluate.js';
 import { versionsConfirm } from '../../core/applicability/name-match.js';
 import type { CveApplicability } from '../../core/applicability/types.js';
 import type { Wfn } from '../../core/cpe.js';
@@ -13,9 +14,6 @@ import { plainVersion } from '../../core/version/cve5-single-index.js';
 import { versionOfWfn } from '../../core/version/cpe-version.js';
 import { versionSortKey } from '../../core/version/sort-key.js';
 import { IntervalStabbing, type KeyInterval } from '../../search/cpe-cves/interval-stabbing.js';
-
-/** Host matching reads a short scanner version as the family of releases under it. */
-const HOST = { families: true } as const;
 
 interface Listed {
   cve: string;
