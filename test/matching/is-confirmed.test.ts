@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evaluateApplicability, isConfirmed } from '../../src/core/applicability/evaluate.js';
+import { isConfirmed } from '../../src/core/applicability/confirmed.js';
+import { evaluateApplicability } from '../../src/core/applicability/evaluate.js';
 import type { ContextCpe, CveApplicability } from '../../src/core/applicability/types.js';
 import { parseCpe } from '../../src/core/cpe.js';
 import { applicability, name } from '../search/cpe-cves/random-knowledge.js';

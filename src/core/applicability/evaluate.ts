@@ -31,7 +31,7 @@ import type {
   MatchConfidence,
 } from './types.js';
 
-type Tri = 'T' | 'U' | 'F';
+export type Tri = 'T' | 'U' | 'F';
 
 const RANK: Record<Tri, number> = { F: 0, U: 1, T: 2 };
 const or = (values: Tri[]): Tri => values.reduce<Tri>((a, b) => (RANK[b] > RANK[a] ? b : a), 'F');
@@ -78,16 +78,16 @@ function evaluateCpeMatch(criterion: CpeMatchCriterion, context: ContextCpe[]): 
 const hasInvalid = (node: ConfigurationNode) =>
   (node.invalidCriteria?.length ?? 0) > 0 || node.cpeMatch.some((c) => !parseCached(c.criteria));
 
-function nodeValue(node: ConfigurationNode, outcomes: CpeMatchOutcome[]): Tri {
+/** A node's value from its criteria's values, in order. */
+export function nodeValue(node: ConfigurationNode, values: Tri[]): Tri {
   // An unreadable criterion must not make the node easier to satisfy: not under AND, not under negation.
   if (hasInvalid(node) && (node.operator === 'AND' || node.negate)) return 'F';
-  if (outcomes.length === 0) return 'F';
-  const values = outcomes.map((outcome) => outcome.value);
+  if (values.length === 0) return 'F';
   const value = node.operator === 'AND' ? and(values) : or(values);
   return node.negate ? not(value) : value;
 }
 
-function configurationValue(configuration: Configuration, nodeValues: Tri[]): Tri {
+export function configurationValue(configuration: Configuration, nodeValues: Tri[]): Tri {
   if (nodeValues.length === 0) return 'F';
   if (configuration.negate && configuration.nodes.some(hasInvalid)) return 'F';
   // Absent operator with several nodes is not NVD's shape; AND is the reading that asks more.
@@ -133,7 +133,12 @@ function configurationEvidence(
   const outcomes = configuration.nodes.map((node) => node.cpeMatch.map((c) => evaluateCpeMatch(c, context)));
   const whole = configurationValue(
     configuration,
-    configuration.nodes.map((node, i) => nodeValue(node, outcomes[i]!)),
+    configuration.nodes.map((node, i) =>
+      nodeValue(
+        node,
+        outcomes[i]!.map((outcome) => outcome.value),
+      ),
+    ),
   );
   if (whole === 'F') return [];
   const out: CveEvidence[] = [];
@@ -216,72 +221,6 @@ export function evaluateApplicability(app: CveApplicability, context: ContextCpe
     for (const entry of statement.affected) rows.push(...affectedEvidence(app.cveId, entry, statement.source, context));
   }
   return dedupeEvidence(rows);
-}
-
-const isConfirming = (match: NameMatch) => match.truth === 'definite' && COVERING_KINDS.has(match.kind);
-
-function configurationConfirmed(configuration: Configuration, context: ContextCpe[]): boolean {
-  const outcomes = configuration.nodes.map((node) => node.cpeMatch.map((c) => evaluateCpeMatch(c, context)));
-  const whole = configurationValue(
-    configuration,
-    configuration.nodes.map((node, i) => nodeValue(node, outcomes[i]!)),
-  );
-  return (
-    whole === 'T' &&
-    configuration.nodes.some(
-      (node, i) =>
-        node.negate === configuration.negate &&
-        outcomes[i]!.some(
-          (outcome) => outcome.criterion.vulnerable && outcome.hits.some((hit) => isConfirming(hit.match)),
-        ),
-    )
-  );
-}
-
-const distinctCpesCache = new WeakMap<AffectedCpes, Wfn[]>();
-
-/**
- * An entry's CPEs, one per product when `versions` decides: a CPE's own version (unless NA or a
- * pattern) is then never read (name-match.ts), and vendors list hundreds of CPEs that differ only there.
- */
-function distinctCpes(entry: AffectedCpes): Wfn[] {
-  let distinct = distinctCpesCache.get(entry);
-  if (!distinct) {
-    const decidedByVersions = (entry.versions ?? []).length > 0;
-    const seen = new Set<string>();
-    distinct = [];
-    for (const cpe of entry.cpes) {
-      const wfn = parseCached(cpe);
-      if (!wfn) continue;
-      const versionUnread = decidedByVersions && (wfn.version === ANY || isConcrete(wfn.version));
-      const key = versionUnread ? formatCpe23({ ...wfn, version: ANY }) : cpe;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      distinct.push(wfn);
-    }
-    distinctCpesCache.set(entry, distinct);
-  }
-  return distinct;
-}
-
-function affectedConfirmed(entry: AffectedCpes, context: ContextCpe[]): boolean {
-  for (const wfn of distinctCpes(entry)) {
-    for (const item of context) {
-      if (item.role === 'os') continue;
-      const relation = relateAffected(wfn, entry, item.wfn, HOST);
-      if (isMatch(relation) && isConfirming(relation)) return true;
-    }
-  }
-  return false;
-}
-
-/** `evaluateApplicability(app, context).some((e) => e.confirmed)`, without building the evidence. */
-export function isConfirmed(app: CveApplicability, context: ContextCpe[]): boolean {
-  return app.statements.some(
-    (statement) =>
-      statement.configurations.some((configuration) => configurationConfirmed(configuration, context)) ||
-      statement.affected.some((entry) => affectedConfirmed(entry, context)),
-  );
 }
 
 /** CVE id → its evidence, for the CVEs that have any; ids in ascending order. */

@@ -9,7 +9,8 @@
  * caches are dropped whenever the knowledge generation moves.
  */
 import { ANY, formatCpe23, parseCpe, quoteWfnValue, type Wfn } from '../../core/cpe.js';
-import { evaluateApplicability, isConfirmed, standsAlone } from '../../core/applicability/evaluate.js';
+import { confirmedByMarks, type Marks, marksOf } from '../../core/applicability/confirmed.js';
+import { evaluateApplicability, standsAlone } from '../../core/applicability/evaluate.js';
 import { nameLookupOf, productKeyOf, type NameLookup } from '../../core/applicability/index-keys.js';
 import type { ContextCpe, CveApplicability, CveEvidence } from '../../core/applicability/types.js';
 import type { ContextMatch, CveMatcher, MatchContext } from '../../core/matching.js';
@@ -52,10 +53,16 @@ export interface MatcherOptions {
 
 const NO_MATCH: ContextMatch = Object.freeze({ confirmed: [], evidence: [] }) as ContextMatch;
 
+/** A CVE that needs more of the context than one name, with what that name does to its criteria. */
+interface Conditional {
+  app: CveApplicability;
+  marks: Marks;
+}
+
 /** What one fingerprint name confirms by itself, and the CVEs that need the rest of the context. */
 interface NameConfirmation {
   confirmed: string[];
-  conditional: CveApplicability[];
+  conditional: Conditional[];
 }
 
 const NOTHING_CONFIRMED: NameConfirmation = Object.freeze({ confirmed: [], conditional: [] }) as NameConfirmation;
@@ -193,15 +200,27 @@ export class KnowledgeMatcher implements CveMatcher {
    */
   private async confirmedOnly(inputs: ContextCpe[]): Promise<ContextMatch> {
     const confirmed = new Set<string>();
-    const conditional = new Map<string, CveApplicability>();
+    /** Per CVE that needs the whole context: the marks its names worked out when they met it. */
+    const conditional = new Map<string, { app: CveApplicability; marks: Map<ContextCpe, Marks> }>();
     for (const input of inputs) {
       if (input.role !== 'fingerprint') continue;
       const alone = await this.confirmedByName(input);
       for (const cve of alone.confirmed) confirmed.add(cve);
-      for (const app of alone.conditional) conditional.set(app.cveId, app);
+      for (const { app, marks } of alone.conditional) {
+        const entry = conditional.get(app.cveId) ?? { app, marks: new Map<ContextCpe, Marks>() };
+        entry.marks.set(input, marks);
+        conditional.set(app.cveId, entry);
+      }
     }
-    for (const app of conditional.values()) {
-      if (!confirmed.has(app.cveId) && isConfirmed(app, inputs)) confirmed.add(app.cveId);
+    for (const { app, marks } of conditional.values()) {
+      if (confirmed.has(app.cveId)) continue;
+      if (
+        confirmedByMarks(
+          app,
+          inputs.map((input) => marks.get(input) ?? marksOf(app, input)),
+        )
+      )
+        confirmed.add(app.cveId);
     }
     return confirmed.size === 0 ? NO_MATCH : { confirmed: [...confirmed].sort(), evidence: [] };
   }
@@ -217,12 +236,13 @@ export class KnowledgeMatcher implements CveMatcher {
       const split = await this.source.confirmations?.(input.wfn, key);
       const confirmed = split ? [...split.confirmed] : [];
       const evaluate = split ? split.evaluate : [...(await this.candidatesOf(name))].sort();
-      const conditional: CveApplicability[] = [];
+      const conditional: Conditional[] = [];
       const listed = await this.versionLists.split(input.wfn, await this.applicabilityOf(evaluate));
       confirmed.push(...listed.confirmed);
       for (const app of listed.evaluate) {
-        if (!standsAlone(app)) conditional.push(app);
-        else if (isConfirmed(app, [input])) confirmed.push(app.cveId);
+        const marks = marksOf(app, input);
+        if (!standsAlone(app)) conditional.push({ app, marks });
+        else if (confirmedByMarks(app, [marks])) confirmed.push(app.cveId);
       }
       if (confirmed.length > 0 || conditional.length > 0) result = { confirmed, conditional };
     }

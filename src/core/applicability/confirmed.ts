@@ -1,0 +1,152 @@
+/**
+ * The confirmed-only question (what ingest and re-mapping ask): is a CVE confirmed on a context,
+ * without building evidence. It is split in two so a matcher can reuse the costly half: the
+ * *marks* of one context name on a CVE (what the name does to each criterion: a hit, a definite
+ * one, a confirming one, an exclusion), which depend on that name alone; then `confirmedByMarks`,
+ * which combines the marks of a context's names by the same Kleene logic as evaluate.ts.
+ * Combining is exact because a criterion's outcome only unions its names' hits and exclusions.
+ */
+import { parseCached } from '../advisory/cpe-match.js';
+import { ANY, formatCpe23, type Wfn } from '../cpe.js';
+import { COVERING_KINDS, configurationValue, HOST, nodeValue, type Tri } from './evaluate.js';
+import { isConcrete, isMatch, relateAffected, relateCriterion, type NameMatch } from './name-match.js';
+import type { AffectedCpes, ContextCpe, CpeMatchCriterion, CveApplicability } from './types.js';
+
+/** Per criterion (slot 1 on, in statement, configuration, node, criterion order). */
+const HIT = 1;
+const DEFINITE = 2;
+const CONFIRMING = 4;
+const EXCLUDED = 8;
+const INVALID = 16;
+/** Slot 0: a CVE 5 affected entry confirms the CVE by this name alone. */
+const AFFECTED_CONFIRMS = 1;
+
+/** What one context name does to each criterion of a CVE (and whether an affected entry confirms on it). */
+export type Marks = Uint8Array;
+
+const isConfirming = (match: NameMatch) => match.truth === 'definite' && COVERING_KINDS.has(match.kind);
+
+const criteriaCounts = new WeakMap<CveApplicability, number>();
+
+function criteriaCount(app: CveApplicability): number {
+  let count = criteriaCounts.get(app);
+  if (count === undefined) {
+    count = 0;
+    for (const statement of app.statements)
+      for (const configuration of statement.configurations)
+        for (const node of configuration.nodes) count += node.cpeMatch.length;
+    criteriaCounts.set(app, count);
+  }
+  return count;
+}
+
+function criterionMark(criterion: CpeMatchCriterion, input: ContextCpe): number {
+  const wfn = parseCached(criterion.criteria);
+  if (!wfn) return INVALID;
+  // The host's OS guesses only stand for the platform a configuration runs on or with.
+  if (criterion.vulnerable && input.role === 'os') return 0;
+  const relation = relateCriterion(wfn, criterion.range, input.wfn, HOST);
+  if (relation === 'excluded') return EXCLUDED;
+  if (!isMatch(relation)) return 0;
+  if (relation.truth !== 'definite') return HIT;
+  return isConfirming(relation) ? HIT | DEFINITE | CONFIRMING : HIT | DEFINITE;
+}
+
+const distinctCpesCache = new WeakMap<AffectedCpes, Wfn[]>();
+
+/**
+ * An entry's CPEs, one per product when `versions` decides: a CPE's own version (unless NA or a
+ * pattern) is then never read (name-match.ts), and vendors list hundreds of CPEs that differ only there.
+ */
+function distinctCpes(entry: AffectedCpes): Wfn[] {
+  let distinct = distinctCpesCache.get(entry);
+  if (!distinct) {
+    const decidedByVersions = (entry.versions ?? []).length > 0;
+    const seen = new Set<string>();
+    distinct = [];
+    for (const cpe of entry.cpes) {
+      const wfn = parseCached(cpe);
+      if (!wfn) continue;
+      const versionUnread = decidedByVersions && (wfn.version === ANY || isConcrete(wfn.version));
+      const key = versionUnread ? formatCpe23({ ...wfn, version: ANY }) : cpe;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      distinct.push(wfn);
+    }
+    distinctCpesCache.set(entry, distinct);
+  }
+  return distinct;
+}
+
+function affectedConfirms(entry: AffectedCpes, input: ContextCpe): boolean {
+  // An affected entry names vulnerable products, which an OS guess never adds to a record.
+  if (input.role === 'os') return false;
+  for (const wfn of distinctCpes(entry)) {
+    const relation = relateAffected(wfn, entry, input.wfn, HOST);
+    if (isMatch(relation) && isConfirming(relation)) return true;
+  }
+  return false;
+}
+
+/** The marks of one context name on a CVE. */
+export function marksOf(app: CveApplicability, input: ContextCpe): Marks {
+  const marks = new Uint8Array(1 + criteriaCount(app));
+  let k = 1;
+  for (const statement of app.statements) {
+    for (const configuration of statement.configurations)
+      for (const node of configuration.nodes)
+        for (const criterion of node.cpeMatch) marks[k++] = criterionMark(criterion, input);
+    if (marks[0] === 0 && statement.affected.some((entry) => affectedConfirms(entry, input)))
+      marks[0] = AFFECTED_CONFIRMS;
+  }
+  return marks;
+}
+
+function criterionValue(mark: number, criterion: CpeMatchCriterion): Tri {
+  if (mark & INVALID) return 'F';
+  if (mark & DEFINITE) return 'T';
+  if (mark & HIT) return 'U';
+  // No name satisfies it: a vulnerable criterion whose product the context holds at an excluded version is false.
+  return mark & EXCLUDED && criterion.vulnerable ? 'F' : 'U';
+}
+
+/** Whether the CVE is confirmed on the context whose names left these marks (one per name). */
+export function confirmedByMarks(app: CveApplicability, marks: readonly Marks[]): boolean {
+  if (marks.length === 0) return false;
+  let merged = marks[0]!;
+  if (marks.length > 1) {
+    merged = new Uint8Array(merged);
+    for (let i = 1; i < marks.length; i++) {
+      const other = marks[i]!;
+      for (let k = 0; k < merged.length; k++) merged[k]! |= other[k]!;
+    }
+  }
+  if (merged[0]! & AFFECTED_CONFIRMS) return true;
+  let k = 1;
+  for (const statement of app.statements) {
+    for (const configuration of statement.configurations) {
+      let confirming = false;
+      const nodeValues: Tri[] = [];
+      for (const node of configuration.nodes) {
+        const values: Tri[] = [];
+        for (const criterion of node.cpeMatch) {
+          const mark = merged[k++]!;
+          values.push(criterionValue(mark, criterion));
+          // Under an odd number of negations a satisfied criterion argues against the CVE.
+          if (criterion.vulnerable && mark & CONFIRMING && node.negate === configuration.negate) confirming = true;
+        }
+        nodeValues.push(nodeValue(node, values));
+      }
+      if (confirming && configurationValue(configuration, nodeValues) === 'T') return true;
+    }
+  }
+  return false;
+}
+
+/** `evaluateApplicability(app, context).some((e) => e.confirmed)`, without building the evidence. */
+export function isConfirmed(app: CveApplicability, context: ContextCpe[]): boolean {
+  return confirmedByMarks(
+    app,
+    context.map((input) => marksOf(app, input)),
+  );
+}
