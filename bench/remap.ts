@@ -21,6 +21,7 @@ import { readScanFile } from '../src/ingest/readers/index.js';
 import { FeedRegistry } from '../src/services/feed-registry.js';
 import { requestFullRemap, remapToCurrentRules } from '../src/services/matching/rules-remap.js';
 import { confirmingMatcher } from '../src/services/matching/source.js';
+import { remappedGeneration } from '../src/services/matching/knowledge-remap.js';
 import { createStorage, putSetting, type Storage } from '../src/storage/index.js';
 import { fail, freePort } from './common.js';
 import { buildModel, writeDataset } from './dataset.js';
@@ -198,16 +199,26 @@ async function main(): Promise<void> {
       { mode: 'merge', source: 'bench-change' },
     );
     const loadSeconds = seconds(t0);
+    const generation = await storage.knowledge.generation();
     t0 = performance.now();
     const pending = new Set(expected.keys());
+    let writtenSeconds: number | undefined;
     while (pending.size > 0) {
       if (seconds(t0) > 600) throw new Error(`${pending.size} CVEs still not served after 600 s`);
-      for (const id of [...pending]) if ((await total(`cve=${id}`)) === expected.get(id)) pending.delete(id);
+      // The server saves the generation after the re-map's last write: from there on, only the index catches up.
+      if (writtenSeconds === undefined && ((await remappedGeneration(storage)) ?? 0) >= generation)
+        writtenSeconds = seconds(t0);
+      // Light polling, as a client watching would: ask about the first unserved CVE only, and the next once it is served.
+      for (const id of [...pending]) {
+        if ((await total(`cve=${id}`)) !== expected.get(id)) break;
+        pending.delete(id);
+      }
       if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const visibleSeconds = seconds(t0);
+    writtenSeconds ??= visibleSeconds;
     say(
-      `${fmt(options.changed)} new CVEs on ${fmt(affected)} records: load ${loadSeconds.toFixed(1)} s, then served in ${visibleSeconds.toFixed(1)} s`,
+      `${fmt(options.changed)} new CVEs on ${fmt(affected)} records: load ${loadSeconds.toFixed(1)} s, then written in ${writtenSeconds.toFixed(1)} s, served in ${visibleSeconds.toFixed(1)} s`,
     );
     await stopServer(server);
     server = undefined;
@@ -231,6 +242,7 @@ async function main(): Promise<void> {
       `| ingest with matching on | ${fmt(ingestRate)} records/s (${ingested.seconds.toFixed(1)} s) |`,
       `| server start (index build) | ${serverStart.toFixed(1)} s |`,
       `| ${fmt(options.changed)} new CVEs on existing product versions: feed load (merge, knowledge derived) | ${loadSeconds.toFixed(1)} s |`,
+      `| … then until the re-map has written every changed record (the server saves its generation) | ${writtenSeconds.toFixed(1)} s |`,
       `| … then until the API serves each on every record of its version (${fmt(affected)} records) | ${visibleSeconds.toFixed(1)} s |`,
       `| full re-map of every record (batches of 1,000, nothing left to change) | ${fmt(walkRate)} records/s (${walkSeconds.toFixed(1)} s) |`,
       `| full re-map ÷ ingest | ${(walkRate / ingestRate).toFixed(2)} |`,

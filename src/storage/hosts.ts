@@ -339,10 +339,17 @@ export class HostRepository {
   async updateKnowledgeCves(updates: KnowledgeCvesUpdate[]): Promise<number> {
     if (updates.length === 0) return 0;
     const changed: number[] = [];
+    // Records of one context share their lists: each is serialised once.
+    const texts = new Map<readonly string[], string>();
+    const json = (list: readonly string[]) => {
+      const text = texts.get(list) ?? JSON.stringify(list);
+      texts.set(list, text);
+      return text;
+    };
     await this.db.transaction(async (tx) => {
       await lockChangeLog(tx);
       for (const { id, knowledgeCves, cves, basis } of updates) {
-        const values = [knowledgeCves.length > 0 ? JSON.stringify(knowledgeCves) : null, JSON.stringify(cves), id];
+        const values = [knowledgeCves.length > 0 ? json(knowledgeCves) : null, json(cves), id];
         // A record upserted since it was read was matched on ingest: the stale result must not replace it.
         const { changes } = basis
           ? await tx.run(

@@ -27,7 +27,9 @@ export async function changedKnowledgeCves(
   return rows.flatMap((row, i) => {
     const knowledgeCves = matches[i]!.confirmed; // one match per context, in order
     if (sameList(knowledgeCves, row.knowledgeCves)) return [];
-    const cves = [...new Set([...row.scannerCves, ...knowledgeCves])].sort();
+    // Most records carry no scanner CVEs: sharing the match's own list lets storage serialise it once per context.
+    const cves =
+      row.scannerCves.length === 0 ? knowledgeCves : [...new Set([...row.scannerCves, ...knowledgeCves])].sort();
     return [{ id: row.id, knowledgeCves, cves, basis: { scannerCves: row.scannerCves, osCpes: row.osCpes } }];
   });
 }
