@@ -70,17 +70,25 @@ export function normalizeVendorVersion(text: string): string {
     .replace(/^v(?=\d)/, '');
 }
 
+const comparable = new Map<string, boolean>();
+
 /** Whether a text can be ordered at all: placeholders, wildcards and digit-less words cannot. */
 export function isComparableVendorVersion(text: string): boolean {
-  const version = normalizeVendorVersion(text);
-  return (
-    !isPlaceholderVersion(version) &&
-    !isAllVersions(version) &&
-    // `2.4.*` and `2.x` are release-line patterns, not versions.
-    !/[*?]/.test(version) &&
-    !/(?:^|\.)x(?:\.|$)/.test(version) &&
-    /\d/.test(version)
-  );
+  // Every comparison asks this of both sides, and matching meets the same bounds over and over.
+  let result = comparable.get(text);
+  if (result === undefined) {
+    const version = normalizeVendorVersion(text);
+    result =
+      !isPlaceholderVersion(version) &&
+      !isAllVersions(version) &&
+      // `2.4.*` and `2.x` are release-line patterns, not versions.
+      !/[*?]/.test(version) &&
+      !/(?:^|\.)x(?:\.|$)/.test(version) &&
+      /\d/.test(version);
+    if (comparable.size >= TOKENIZED_CACHE_MAX) comparable.clear();
+    comparable.set(text, result);
+  }
+  return result;
 }
 
 function classifyWord(
