@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ClassRun } from './class-load.js';
 import type { LoadResult } from './http-load.js';
+import type { IngestMemoryFigures } from './ingest-memory.js';
+import type { ExplainApiFigures, ExplainEngineFigures } from './knowledge-explain.js';
 import { gcMaxText, type WorkerStatus } from './loop-delay.js';
 import type { DatabaseSize } from './server.js';
 import { classTargets, sumTargets, type Target, verdict } from './targets.js';
@@ -158,6 +160,10 @@ export interface KnowledgeBenchResult {
     heapBeforeMiB: number;
     heapAfterColdMiB: number;
   };
+  /** `explain=true` on pages of 100 records with knowledge CVEs (absent with `--skip-matcher`). */
+  /** The long-ingest memory run (`--memory-observations`). */
+  memory?: IngestMemoryFigures;
+  explain?: { engine: ExplainEngineFigures; api: ExplainApiFigures & { serverStartSeconds: number } };
   ingest?: {
     observations: number;
     budgetSeconds: number;
@@ -257,6 +263,15 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
     })()}. Index memory (\`memoryBytes()\`, the in-process build, ${r.search.memory.engineBuildSeconds.toFixed(1)} s): ${n(r.search.memory.indexBytes / 2 ** 20)} MiB; harness memory growth (JS heap + external, after full GCs) from before the build to after every class: ${n(r.search.memory.engineHeapBytes / 2 ** 20)} MiB; server worker RSS after the classes: ${r.search.memory.workerRssMiB.map((m) => `${n(m)} MiB`).join(', ')}; server start ${r.search.memory.serverStartSeconds.toFixed(1)} s.`,
     '',
     ...matcherSection(r),
+    ...explainSection(r),
+    ...(r.memory
+      ? [
+          '## Memory of a long ingest',
+          '',
+          `\`vulnscope ingest scans\` as its own process (matching on, a new matcher) over ${n(r.memory.observations)} observations of the same kind of contexts, with this knowledge loaded: ${rate(r.memory.observationsPerSecond)} obs/s (${r.memory.seconds.toFixed(0)} s), peak RSS ${n(r.memory.peakRssMiB)} MiB (VmHWM; target ≤ 2 GB ${r.memory.peakRssMiB <= 2048 ? 'met' : 'not met'}).`,
+          '',
+        ]
+      : []),
     `Reproduce: \`npm run bench:knowledge -- --cves ${r.cves} --names ${r.names}${r.matcher ? ` --contexts ${r.matcher.contexts} --observations ${r.ingest!.observations} --budget ${r.ingest!.budgetSeconds}` : ' --skip-matcher'} --workers ${r.serverWorkers}${r.engine === 'postgres' ? ' --engine postgres' : ''}${r.quick ? ' --quick' : ''}\` (or \`--prepare-only\` once, then \`--reuse\`).`,
     '',
   ];
@@ -305,6 +320,26 @@ function matcherSection(r: KnowledgeBenchResult): string[] {
           '',
         ]
       : []),
+  ];
+}
+
+function explainSection(r: KnowledgeBenchResult): string[] {
+  if (!r.explain) return [];
+  const { engine, api } = r.explain;
+  const list = (values: number[]) => values.map(ms).join(' / ');
+  const worstCold = Math.max(...api.coldMs);
+  return [
+    '## `explain=true` (a page of 100 records)',
+    '',
+    `The records the new matcher's ingest run wrote that carry knowledge CVEs, ${n(engine.pages)} pages of 100 (${n(engine.evidencePerPage)} evidence rows on the first). engine = what the route computes for a page (\`getByIds\`, then \`explainRecords\` with the evidence matcher), in-process with a new matcher; API = \`/v3/index/target-intel?cidr=…&contains_cve=true&explain=true&limit=100\` on a server started for it (${api.serverStartSeconds.toFixed(1)} s). Cold = each page the first time, in order; warm = the first page again (p50 of 20).`,
+    '',
+    '| | cold, page by page (ms) | warm p50 ms | warm p99 ms | response |',
+    '|---|---|---:|---:|---:|',
+    `| engine | ${list(engine.coldMs)} | ${ms(engine.warmP50Ms)} | | |`,
+    `| API | ${list(api.coldMs)} | ${ms(api.warmP50Ms)} | ${ms(api.warmP99Ms)} | ${bytes(api.responseBytes)} |`,
+    '',
+    `Target: a page ≤ 50 ms — ${worstCold <= 50 ? 'met' : `not met cold (worst page ${ms(worstCold)} ms)`}${api.warmP50Ms <= 50 ? ', met warm' : `, not met warm (${ms(api.warmP50Ms)} ms)`}.`,
+    '',
   ];
 }
 

@@ -8,7 +8,7 @@
  * warm caches), and `runIngest` with the matcher off and on.
  *
  *   node dist-bench/bench/knowledge.js [--cves 400000] [--names 1500000] [--engine sqlite|postgres]
- *        [--database-url URL] [--quick] [--small] [--contexts N] [--observations N] [--out bench/results] [--workers 2]
+ *        [--database-url URL] [--quick] [--small] [--contexts N] [--observations N] [--memory-observations N] [--out bench/results] [--workers 2]
  */
 import { once } from 'node:events';
 import type { ChildProcess } from 'node:child_process';
@@ -43,6 +43,8 @@ import { percentile, runLoad, timeRuns } from './http-load.js';
 import { randomBytes } from 'node:crypto';
 import { type ClassContext, measureClass } from './class-load.js';
 import { type CpeEngine, openCpeEngine } from './cpe-engine.js';
+import { measureIngestMemory } from './ingest-memory.js';
+import { explainApi, explainEngine } from './knowledge-explain.js';
 import { readLoopDelay } from './loop-delay.js';
 import {
   buildKnowledgeModel,
@@ -92,6 +94,8 @@ interface Options extends DataOptions {
   workers: number;
   contexts?: number;
   observations?: number;
+  /** Observations for the long-ingest memory run (`vulnscope ingest scans` as its own process); absent: not run. */
+  memoryObservations?: number;
   /** Seconds a cold matcher pass or an ingest run may take at most (the stream is cut there). */
   budget: number;
 }
@@ -132,6 +136,7 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--workers') options.workers = Number(value());
     else if (arg === '--contexts') options.contexts = Number(value());
     else if (arg === '--observations') options.observations = Number(value());
+    else if (arg === '--memory-observations') options.memoryObservations = Number(value());
     else if (arg === '--budget') options.budget = Number(value());
     else fail(`unknown argument ${arg}`);
   }
@@ -143,9 +148,10 @@ function parseArgs(argv: string[]): Options {
   }
   if (!Number.isInteger(options.cves) || options.cves < 100) fail('--cves must be a whole number ≥ 100');
   if (!Number.isInteger(options.names) || options.names < 1000) fail('--names must be a whole number ≥ 1000');
-  for (const key of ['contexts', 'observations'] as const) {
+  for (const key of ['contexts', 'observations', 'memoryObservations'] as const) {
     const n = options[key];
-    if (n !== undefined && (!Number.isInteger(n) || n < 1)) fail(`--${key} must be a whole number ≥ 1`);
+    const flag = key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+    if (n !== undefined && (!Number.isInteger(n) || n < 1)) fail(`--${flag} must be a whole number ≥ 1`);
   }
   if (!(options.budget > 0)) fail('--budget must be a number of seconds > 0');
   if (!['sqlite', 'postgres'].includes(options.engine)) fail('--engine is sqlite or postgres');
@@ -416,6 +422,41 @@ async function main(): Promise<void> {
       ? undefined
       : await measureMatching({ storage, model, work, contextCount, observationCount, now, budget: options.budget });
 
+    let explain: KnowledgeBenchResult['explain'];
+    if (matching) {
+      // The records the new matcher's ingest run wrote carry knowledge CVEs: explain pages of them.
+      const block = `${10 + INGEST_BLOCKS.cold}.`;
+      const pages = options.quick ? 2 : 5;
+      say(`explain=true: ${pages} pages of 100 records, in-process then through a fresh server`);
+      const engineFigures = await explainEngine(storage, block, pages);
+      t0 = performance.now();
+      server = await startServer(CLI, {
+        ...env,
+        VULNSCOPE_PORT: String(port),
+        VULNSCOPE_WORKERS: String(options.workers),
+      });
+      const explainServerStart = seconds(t0);
+      const api = await explainApi(baseUrl, token, `${block}0.0.0/8`, engineFigures.pages);
+      await stopServer(server);
+      server = undefined;
+      explain = { engine: engineFigures, api: { ...api, serverStartSeconds: explainServerStart } };
+      say(
+        `  engine cold ${engineFigures.coldMs.map((v) => v.toFixed(0)).join(' / ')} ms, warm p50 ${engineFigures.warmP50Ms.toFixed(1)} ms; API cold ${api.coldMs.map((v) => v.toFixed(0)).join(' / ')} ms, warm p50 ${api.warmP50Ms.toFixed(1)} ms`,
+      );
+    }
+
+    let memory: KnowledgeBenchResult['memory'];
+    if (options.memoryObservations !== undefined) {
+      const block = INGEST_BLOCKS.memory;
+      await storage.db.run(`DELETE FROM hosts WHERE ip LIKE ?`, [`${10 + block}.%`]);
+      const file = path.join(work, 'observations-memory.ndjson');
+      await writeObservations(file, model, options.memoryObservations, now, block);
+      say(`long ingest: ${fmt(options.memoryObservations)} observations through \`vulnscope ingest scans\``);
+      memory = await measureIngestMemory(CLI, url, file, options.memoryObservations);
+      fs.rmSync(file, { force: true });
+      say(`  ${fmt(memory.observationsPerSecond)} obs/s, peak RSS ${fmt(memory.peakRssMiB)} MiB`);
+    }
+
     const result: KnowledgeBenchResult = {
       machine: {
         cpus: os.cpus().length,
@@ -473,6 +514,8 @@ async function main(): Promise<void> {
       },
       search: { floor: { c1: floor1, c32: floor32 }, queries, pathological, memory: searchMemory },
       ...(matching ?? {}),
+      ...(explain ? { explain } : {}),
+      ...(memory ? { memory } : {}),
       comparedWith: compareKnowledgeWithSqlite(options.out, options.engine, options.cves),
       ...(reused ? { preparedAt: reused.preparedAt } : {}),
     };
@@ -689,7 +732,7 @@ async function writeObservations(
   await once(out, 'finish');
 }
 
-const INGEST_BLOCKS = { off: 0, cold: 1, warm: 2, table: 3 } as const;
+const INGEST_BLOCKS = { off: 0, cold: 1, warm: 2, table: 3, memory: 4 } as const;
 
 /** Passes a matcher's answers through and keeps them by context, for the baseline that replays them. */
 function recording(matcher: CveMatcher, table: Map<string, string[]>): CveMatcher {
@@ -720,7 +763,7 @@ async function* until<T>(items: AsyncIterable<T>, deadline: number): AsyncIterab
 
 async function measureIngest(
   run: { storage: Storage; model: KnowledgeModel; work: string; count: number; now: number; budget: number },
-  mode: keyof typeof INGEST_BLOCKS,
+  mode: Exclude<keyof typeof INGEST_BLOCKS, 'memory'>,
   matcher: CveMatcher,
 ): Promise<IngestFigures> {
   const { storage } = run;
