@@ -348,16 +348,44 @@ export class HostRepository {
     };
     await this.db.transaction(async (tx) => {
       await lockChangeLog(tx);
-      for (const { id, knowledgeCves, cves, basis } of updates) {
-        const values = [knowledgeCves.length > 0 ? json(knowledgeCves) : null, json(cves), id];
-        // A record upserted since it was read was matched on ingest: the stale result must not replace it.
-        const { changes } = basis
-          ? await tx.run(
-              `UPDATE hosts SET knowledge_cves = ?, cves = ? WHERE id = ? AND scanner_cves = ? AND os_cpes = ?`,
-              [...values, JSON.stringify(basis.scannerCves), JSON.stringify(basis.osCpes)],
-            )
-          : await tx.run(`UPDATE hosts SET knowledge_cves = ?, cves = ? WHERE id = ?`, values);
-        if (changes > 0) changed.push(id);
+      // A record upserted since it was read was matched on ingest: the stale result must not replace it.
+      const basisOf = ({ basis }: KnowledgeCvesUpdate): [string | null, string | null] =>
+        basis ? [JSON.stringify(basis.scannerCves), JSON.stringify(basis.osCpes)] : [null, null];
+      if (tx.engine === 'postgres') {
+        // One statement per chunk: a round trip per record made re-maps wait on the network.
+        for (const chunk of chunks(updates, KNOWLEDGE_UPDATE_CHUNK)) {
+          const rows = await tx.all<{ id: number | string }>(
+            `UPDATE hosts SET knowledge_cves = v.column2, cves = v.column3
+             FROM (VALUES ${chunk.map(() => '(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))').join(', ')}) AS v
+             WHERE hosts.id = v.column1
+               AND (v.column4 IS NULL OR (hosts.scanner_cves = v.column4 AND hosts.os_cpes = v.column5))
+             RETURNING hosts.id`,
+            chunk.flatMap((update) => [
+              update.id,
+              update.knowledgeCves.length > 0 ? json(update.knowledgeCves) : null,
+              json(update.cves),
+              ...basisOf(update),
+            ]),
+          );
+          for (const row of rows) changed.push(Number(row.id));
+        }
+      } else {
+        // SQLite has no round trip, and its UPDATE … FROM VALUES was 45% slower than a statement per record.
+        for (const update of updates) {
+          const [scannerCves, osCpes] = basisOf(update);
+          const { changes } = await tx.run(
+            `UPDATE hosts SET knowledge_cves = ?, cves = ? WHERE id = ? AND (? IS NULL OR (scanner_cves = ? AND os_cpes = ?))`,
+            [
+              update.knowledgeCves.length > 0 ? json(update.knowledgeCves) : null,
+              json(update.cves),
+              update.id,
+              scannerCves,
+              scannerCves,
+              osCpes,
+            ],
+          );
+          if (changes > 0) changed.push(update.id);
+        }
       }
       await logChanges(tx, changed, false, Date.now());
     });
@@ -385,6 +413,8 @@ export class HostRepository {
 }
 
 const CHANGES_CHANNEL = 'vulnscope_host_changes';
+/** Records per knowledge-CVE update statement (five parameters each). */
+const KNOWLEDGE_UPDATE_CHUNK = 100;
 
 /**
  * Every writer of the change log starts with this. On PostgreSQL, concurrent writers could commit
