@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confirmedCves, evaluateMany } from '../../src/core/applicability/evaluate.js';
-import type { ContextCpe, CveApplicability } from '../../src/core/applicability/types.js';
+import type { ContextCpe, CveApplicability, CveEvidence } from '../../src/core/applicability/types.js';
 import { parseCpe } from '../../src/core/cpe.js';
 import type { MatchContext } from '../../src/core/matching.js';
 import { KnowledgeMatcher } from '../../src/services/matching/matcher.js';
@@ -22,13 +22,19 @@ const context = fc.record({
   osCpes: fc.array(name, { maxLength: 2 }),
 });
 
+const contextCpes = ({ fingerprintCpes, osCpes }: MatchContext): ContextCpe[] => [
+  ...[...new Set(fingerprintCpes)].map((cpe) => ({ cpe, wfn: parseCpe(cpe), role: 'fingerprint' as const })),
+  ...[...new Set(osCpes)].map((cpe) => ({ cpe, wfn: parseCpe(cpe), role: 'os' as const })),
+];
+
 /** The reference: every CVE's applicability evaluated against the whole context. */
-function reference(apps: CveApplicability[], { fingerprintCpes, osCpes }: MatchContext): string[] {
-  const cpes: ContextCpe[] = [
-    ...[...new Set(fingerprintCpes)].map((cpe) => ({ cpe, wfn: parseCpe(cpe), role: 'fingerprint' as const })),
-    ...[...new Set(osCpes)].map((cpe) => ({ cpe, wfn: parseCpe(cpe), role: 'os' as const })),
-  ];
-  return confirmedCves(evaluateMany(apps, cpes));
+function reference(apps: CveApplicability[], context: MatchContext): string[] {
+  return confirmedCves(evaluateMany(apps, contextCpes(context)));
+}
+
+/** The reference evidence (what `explain=true` shows), CVE by CVE. */
+function referenceEvidence(apps: CveApplicability[], context: MatchContext): CveEvidence[] {
+  return [...evaluateMany(apps, contextCpes(context)).values()].flat();
 }
 
 describe.each(engineCases())('the knowledge matcher against the rules on every CVE ($name)', (engine) => {
@@ -71,5 +77,31 @@ describe.each(engineCases())('the knowledge matcher against the rules on every C
     );
     // The random knowledge does confirm CVEs (the comparison is not of empty lists).
     expect(confirmed).toBeGreaterThan(runs / 5);
+  }, 300_000);
+
+  it('explains with the same evidence as the rules on every CVE', async () => {
+    // Whatever the test before left (at most 12 CVEs) goes first.
+    let written = Array.from({ length: 12 }, (_, i) => cveId(i));
+    let rows = 0;
+    const runs = engine.name === 'sqlite' ? 100 : 40;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(applicability, { minLength: 1, maxLength: 12 }),
+        fc.array(context, { minLength: 5, maxLength: 20 }),
+        async (drawn, contexts) => {
+          if (written.length > 0) await storage.knowledge.remove(written);
+          const apps = drawn.map((app, i) => ({ cveId: cveId(i), ...app }));
+          await storage.knowledge.replace(drawn.map((app, i) => writeOf(cveId(i), app)));
+          written = apps.map((app) => app.cveId);
+          const expected = contexts.map((c) => referenceEvidence(apps, c));
+          rows += expected.reduce((sum, evidence) => sum + evidence.length, 0);
+          const matcher = new KnowledgeMatcher(storageKnowledgeSource(storage), { evidence: true });
+          expect((await matcher.matchAll(contexts)).map((m) => m.evidence)).toEqual(expected);
+        },
+      ),
+      { numRuns: runs },
+    );
+    // The comparison is not of empty lists.
+    expect(rows).toBeGreaterThan(runs);
   }, 300_000);
 });

@@ -8,7 +8,7 @@ import type { Cve5VersionEntry } from '../version/cve5-affected.js';
 import type { VersionRange } from '../version/range.js';
 import { evaluateApplicability } from './evaluate.js';
 import { applicabilityOfRecord } from './extract.js';
-import { indexedCriteria, nameLookupOf, productKeyOf, rowMayMatch } from './index-keys.js';
+import { hostLookupOf, indexedCriteria, nameLookupOf, productKeyOf, rowMayMatch } from './index-keys.js';
 import { isMatch, relateAffected, relateCriterion } from './name-match.js';
 import type { AffectedCpes, CpeMatchCriterion, CveApplicability, IndexedCriterion } from './types.js';
 import { FIXTURES } from '../../../test/support/fixtures.js';
@@ -352,6 +352,33 @@ describe('the key prefilter has no false negatives (property)', () => {
       }),
       { numRuns: 4000 },
     );
+  });
+
+  it('for a host name read as a family: every range with evidence passes (hostLookupOf)', () => {
+    const versions = ['4', '4.19', '1.0', '22'];
+    // Ascending: a range starts below its end (an inverted one names no release at all).
+    const bounds = ['1.0.0', '1.0.1', '1.1', '3.9', '4.0', '4.1', '4.5', '4.19.2', '4.20', '5.0', '22.7'];
+    const ranges: VersionRange[] = [];
+    for (const low of bounds) {
+      ranges.push({ startIncluding: low }, { startExcluding: low }, { endIncluding: low }, { endExcluding: low });
+      for (const high of bounds.slice(bounds.indexOf(low) + 1))
+        ranges.push({ startIncluding: low, endExcluding: high }, { startExcluding: low, endIncluding: high });
+    }
+    let familyOnly = 0;
+    for (const version of versions) {
+      const name = wfnOf({ part: 'o', vendor: 'linux', product: 'linux_kernel', version: quoteWfnValue(version) });
+      for (const range of ranges) {
+        const app = nvdApp({ vulnerable: true, criteria: 'cpe:2.3:o:linux:linux_kernel:*:*:*:*:*:*:*:*', range });
+        const evidence = evaluateApplicability(app, [{ cpe: formatCpe23(name), wfn: name, role: 'fingerprint' }]);
+        if (evidence.length === 0) continue;
+        const rows = indexedCriteria(app);
+        if (!rows.some((row) => rowMayMatch(row, nameLookupOf(name)))) familyOnly++;
+        if (!rows.some((row) => rowMayMatch(row, hostLookupOf(name))))
+          expect.fail(`${version} against ${JSON.stringify(range)} has evidence the lookup misses`);
+      }
+    }
+    // Ranges that only overlap the family, which the plain lookup leaves out, are among the cases.
+    expect(familyOnly).toBeGreaterThan(10);
   });
 
   it('exhaustively over a grid of versions, updates and single bounds (the edges random runs rarely hit)', () => {

@@ -17,6 +17,7 @@
 import { ANY, NA, unquoteWfnValue, type Wfn } from '../cpe.js';
 import { parseCached } from '../advisory/cpe-match.js';
 import { versionOfWfn } from '../version/cpe-version.js';
+import { nextFamily } from '../version/family.js';
 import { versionSortKey } from '../version/sort-key.js';
 import { hasBounds, hasWildcard, isConcrete } from './name-match.js';
 import type {
@@ -142,6 +143,11 @@ export interface NameLookup {
   rawKey?: string;
   /** versionSortKey of the version with a patch-like update folded in (openssh 7.4 + p1 → 7.4p1). */
   foldedKey?: string;
+  /**
+   * Host matching reads a numeric version as the family of releases under it (`4` for 4.x): the
+   * sort key of the next family, so ranges that only overlap the family are candidates too.
+   */
+  familyEndKey?: string;
 }
 
 export function nameLookupOf(name: Wfn): NameLookup {
@@ -161,6 +167,15 @@ export function nameLookupOf(name: Wfn): NameLookup {
   };
 }
 
+/** The lookup of a host's name: `nameLookupOf`, plus the end of the version's family. */
+export function hostLookupOf(name: Wfn): NameLookup {
+  const lookup = nameLookupOf(name);
+  const version = lookup.foldedKey === undefined ? undefined : versionOfWfn(name);
+  const next = version === undefined ? undefined : nextFamily(version);
+  const familyEndKey = next === undefined ? undefined : versionSortKey(next);
+  return familyEndKey === undefined ? lookup : { ...lookup, familyEndKey };
+}
+
 /** The reference predicate of the lookup contract, for storage to mirror in SQL. */
 export function rowMayMatch(row: IndexedCriterion, lookup: NameLookup): boolean {
   const identity = (stored: string, wanted: string) => stored === '*' || stored === wanted;
@@ -176,6 +191,12 @@ export function rowMayMatch(row: IndexedCriterion, lookup: NameLookup): boolean 
   if (row.exactKey !== undefined) return row.exactKey === lookup.rawKey || row.exactKey === lookup.foldedKey;
   if (row.startKey === undefined && row.endKey === undefined) return false;
   const key = lookup.foldedKey;
+  if (lookup.familyEndKey !== undefined) {
+    // The range overlaps the family [key, familyEndKey): a bound inside it makes the match possible.
+    const startsBefore = row.startKey === undefined || row.startKey < lookup.familyEndKey;
+    const endsAfter = row.endKey === undefined || row.endKey >= key;
+    return startsBefore && endsAfter;
+  }
   const aboveStart = row.startKey === undefined || (row.startInclusive ? row.startKey <= key : row.startKey < key);
   const belowEnd = row.endKey === undefined || (row.endInclusive ? key <= row.endKey : key < row.endKey);
   return aboveStart && belowEnd;

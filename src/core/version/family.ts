@@ -42,9 +42,20 @@ function cutsFrom(version: string, next: string, bound: string, kind: BoundKind,
   return true;
 }
 
+/** A range whose start lies above its end (or meets it with a strict side) lets no release in: it cuts nothing. */
+function isEmptyRange(range: VersionRange, versionType?: string): boolean {
+  const start = range.startIncluding ?? range.startExcluding;
+  const end = range.endIncluding ?? range.endExcluding;
+  if (start === undefined || end === undefined) return false;
+  const comparison = compareVersions(start, end, versionType);
+  if (!comparison) return false;
+  const strict = range.startIncluding === undefined || range.endIncluding === undefined;
+  return comparison.order > 0 || (comparison.order === 0 && strict);
+}
+
 /** Whether any bound of the range cuts the family `version`. */
 export function rangeCutsFamily(version: string, range: VersionRange, versionType?: string): boolean {
-  if (!NUMERIC.test(version)) return false;
+  if (!NUMERIC.test(version) || isEmptyRange(range, versionType)) return false;
   const components = componentCount(version);
   let next: string | undefined;
   for (const kind of ['startIncluding', 'startExcluding', 'endIncluding', 'endExcluding'] as const) {

@@ -11,14 +11,14 @@
 import { ANY, formatCpe23, parseCpe, quoteWfnValue, type Wfn } from '../../core/cpe.js';
 import { confirmedByMarks, type Marks, marksOf } from '../../core/applicability/confirmed.js';
 import { evaluateApplicability, standsAlone } from '../../core/applicability/evaluate.js';
-import { nameLookupOf, productKeyOf, type NameLookup } from '../../core/applicability/index-keys.js';
+import { hostLookupOf, productKeyOf, type NameLookup } from '../../core/applicability/index-keys.js';
 import type { ContextCpe, CveApplicability, CveEvidence } from '../../core/applicability/types.js';
 import type { ContextMatch, CveMatcher, MatchContext } from '../../core/matching.js';
 import { takeTurn } from '../../search/loop-turns.js';
 import { LruCache } from './lru.js';
 import { VersionLists } from './version-lists.js';
 
-/** A concrete name as the criteria index looks it up (core: nameLookupOf). */
+/** A concrete name as the criteria index looks it up for a host (core: hostLookupOf). */
 export type CandidateName = NameLookup;
 
 /** What the matcher needs from knowledge storage. */
@@ -94,11 +94,11 @@ function renamed(wfn: Wfn, productKey: string): Wfn | undefined {
 /** The lookup of a context name; names with ANY part, vendor or product are not looked up. */
 export function candidateNameOf(wfn: Wfn): CandidateName | undefined {
   if (wfn.part === ANY || wfn.vendor === ANY || wfn.product === ANY) return undefined;
-  return nameLookupOf(wfn);
+  return hostLookupOf(wfn);
 }
 
 const nameKey = (name: CandidateName) =>
-  `${name.part}:${name.vendor}:${name.product}\u0000${name.rawKey ?? ''}\u0000${name.foldedKey ?? ''}`;
+  `${name.part}:${name.vendor}:${name.product}\u0000${name.rawKey ?? ''}\u0000${name.foldedKey ?? ''}\u0000${name.familyEndKey ?? ''}`;
 export const contextKey = (context: MatchContext) =>
   `${[...context.fingerprintCpes].sort().join('\u0001')}\u0000${[...context.osCpes].sort().join('\u0001')}`;
 

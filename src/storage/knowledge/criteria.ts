@@ -40,22 +40,30 @@ export function scanKeyOf(row: IndexedCriterionRow): string {
 }
 
 /** A name's keys, or undefined when it lacks one (then every criterion of the product is a candidate). */
-export function keysOf(name: KnowledgeName): { raw: string; folded: string } | undefined {
+export function keysOf(name: KnowledgeName): NameKeys | undefined {
   const raw = name.rawKey ?? name.versionKey;
   const folded = name.foldedKey ?? name.versionKey;
-  return raw === undefined || folded === undefined ? undefined : { raw, folded };
+  if (raw === undefined || folded === undefined) return undefined;
+  return name.familyEndKey === undefined ? { raw, folded } : { raw, folded, familyEnd: name.familyEndKey };
+}
+
+interface NameKeys {
+  raw: string;
+  folded: string;
+  familyEnd?: string;
 }
 
 /** The index contract for one row and a name's keys (the SQL below says the same). */
-export function criterionMayMatch(
-  row: IndexedCriterionRow,
-  keys: { raw: string; folded: string } | undefined,
-): boolean {
+export function criterionMayMatch(row: IndexedCriterionRow, keys: NameKeys | undefined): boolean {
   if (keys === undefined) return true;
   if (row.alwaysCheck || row.unbounded) return true;
   if (row.exactKey !== undefined && (row.exactKey === keys.raw || row.exactKey === keys.folded)) return true;
   if (row.startKey === undefined && row.endKey === undefined) return false;
   const k = keys.folded;
+  if (keys.familyEnd !== undefined)
+    return (
+      (row.startKey === undefined || row.startKey < keys.familyEnd) && (row.endKey === undefined || row.endKey >= k)
+    );
   const startOk = row.startKey === undefined || row.startKey < k || (row.startInclusive === true && row.startKey === k);
   const endOk = row.endKey === undefined || row.endKey > k || (row.endInclusive === true && row.endKey === k);
   return startOk && endOk;
@@ -66,6 +74,10 @@ const KEY_MATCH = `scan_key >= ? AND (always_check = 1 OR unbounded = 1 OR exact
   OR ((start_key IS NOT NULL OR end_key IS NOT NULL)
       AND (start_key IS NULL OR start_key < ? OR (start_incl = 1 AND start_key = ?))
       AND (end_key IS NULL OR end_key > ? OR (end_incl = 1 AND end_key = ?))))`;
+/** The same for a host's name read as a family: ranges overlapping [key, family end) too. */
+const FAMILY_KEY_MATCH = `scan_key >= ? AND (always_check = 1 OR unbounded = 1 OR exact_key IN (?, ?)
+  OR ((start_key IS NOT NULL OR end_key IS NOT NULL)
+      AND (start_key IS NULL OR start_key < ?) AND (end_key IS NULL OR end_key >= ?)))`;
 
 /** The lowest scan_key a candidate row can have (every key sorts below NO_UPPER_LIMIT). */
 const scanFloor = (key: string) => (key < NO_UPPER_LIMIT ? key : '');
@@ -88,15 +100,21 @@ export async function candidateCves(db: Sql, names: readonly KnowledgeName[]): P
   const seen = new Set<string>();
   for (const name of names) {
     const keys = keysOf(name);
-    const id = `${productKey(name.part, name.vendor, name.product)}\u0000${keys ? `${keys.raw}\u0000${keys.folded}` : ''}`;
+    const id = `${productKey(name.part, name.vendor, name.product)}\u0000${keys ? `${keys.raw}\u0000${keys.folded}\u0000${keys.familyEnd ?? ''}` : ''}`;
     if (seen.has(id)) continue;
     seen.add(id);
     const params: SqlValue[] = [name.part, name.vendor, name.product];
     let sql = `SELECT DISTINCT cve_id FROM knowledge_criteria WHERE ${PRODUCT_MATCH}`;
     if (keys) {
       const k = keys.folded;
-      sql += ` AND ${KEY_MATCH}`;
-      params.push(scanFloor(keys.raw < k ? keys.raw : k), keys.raw, k, k, k, k, k);
+      const floor = scanFloor(keys.raw < k ? keys.raw : k);
+      if (keys.familyEnd !== undefined) {
+        sql += ` AND ${FAMILY_KEY_MATCH}`;
+        params.push(floor, keys.raw, k, keys.familyEnd, k);
+      } else {
+        sql += ` AND ${KEY_MATCH}`;
+        params.push(floor, keys.raw, k, k, k, k, k);
+      }
     }
     for (const row of await db.all<{ cve_id: string }>(sql, params)) cves.add(row.cve_id);
   }

@@ -32,6 +32,8 @@ export interface KnowledgeName {
   rawKey?: string;
   foldedKey?: string;
   versionKey?: string;
+  /** Host matching: the sort key of the version's next family (ranges overlapping the family are candidates). */
+  familyEndKey?: string;
 }
 
 /** A CVE's knowledge as derived from its advisory records. */
