@@ -16,8 +16,7 @@
  * Evidence comes from satisfied `vulnerable: true` cpeMatches of configurations that are not F.
  */
 import { parseCached } from '../advisory/cpe-match.js';
-import { ANY, formatCpe23, type Wfn } from '../cpe.js';
-import { isConcrete, isMatch, relateAffected, relateCriterion, type NameMatch } from './name-match.js';
+import { isMatch, relateAffected, relateCriterion, type NameMatch } from './name-match.js';
 import type {
   AffectedCpes,
   ApplicabilitySource,
