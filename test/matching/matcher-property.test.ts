@@ -80,8 +80,8 @@ describe.each(engineCases())('the knowledge matcher against the rules on every C
   }, 300_000);
 
   it('explains with the same evidence as the rules on every CVE', async () => {
-    // Whatever the test before left (at most 12 CVEs) goes first.
-    let written = Array.from({ length: 12 }, (_, i) => cveId(i));
+    // Every id a run can write (at most 12 CVEs), so nothing from an earlier run or test stays.
+    const everyId = Array.from({ length: 12 }, (_, i) => cveId(i));
     let rows = 0;
     const runs = engine.name === 'sqlite' ? 100 : 40;
     await fc.assert(
@@ -89,10 +89,9 @@ describe.each(engineCases())('the knowledge matcher against the rules on every C
         fc.array(applicability, { minLength: 1, maxLength: 12 }),
         fc.array(context, { minLength: 5, maxLength: 20 }),
         async (drawn, contexts) => {
-          if (written.length > 0) await storage.knowledge.remove(written);
+          await storage.knowledge.remove(everyId);
           const apps = drawn.map((app, i) => ({ cveId: cveId(i), ...app }));
           await storage.knowledge.replace(drawn.map((app, i) => writeOf(cveId(i), app)));
-          written = apps.map((app) => app.cveId);
           const expected = contexts.map((c) => referenceEvidence(apps, c));
           rows += expected.reduce((sum, evidence) => sum + evidence.length, 0);
           const matcher = new KnowledgeMatcher(storageKnowledgeSource(storage), { evidence: true });
