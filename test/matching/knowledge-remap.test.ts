@@ -40,7 +40,12 @@ describe.each(engineCases())('re-mapping from the knowledge change log ($name)',
     const fresh = await engine.fresh();
     drop = fresh.drop;
     const config = {
-      ...loadConfig({ VULNSCOPE_RETENTION_DAYS: '0', VULNSCOPE_REMAP_POLL_MS: '50', VULNSCOPE_INDEX_POLL_MS: '50' }),
+      ...loadConfig({
+        VULNSCOPE_PORT: '0',
+        VULNSCOPE_RETENTION_DAYS: '0',
+        VULNSCOPE_REMAP_POLL_MS: '50',
+        VULNSCOPE_INDEX_POLL_MS: '50',
+      }),
       database: fresh.config,
     };
     server = await startServer(config, { logStream: { write: () => true } as unknown as NodeJS.WritableStream });
@@ -128,7 +133,7 @@ describe.each(engineCases())('re-mapping without a server ($name)', (engine) => 
 
   it('walks every record when the change log no longer reaches back', async () => {
     const fresh = await engine.fresh();
-    const config = { ...loadConfig({ VULNSCOPE_RETENTION_DAYS: '0' }), database: fresh.config };
+    const config = { ...loadConfig({ VULNSCOPE_PORT: '0', VULNSCOPE_RETENTION_DAYS: '0' }), database: fresh.config };
     const offline = await startServer(config, {
       sweeper: false,
       logStream: { write: () => true } as unknown as NodeJS.WritableStream,
