@@ -77,6 +77,11 @@ export {
   type KnowledgeSources,
   type ProductChanges,
 } from './knowledge/index.js';
+export {
+  identityCombinations,
+  type ProductCounts,
+  type ProductIdentity,
+} from './knowledge/product-criteria.js';
 export { migrate } from './migrations.js';
 export { deleteSetting, getSetting, putSetting } from './settings.js';
 export type { TokenRepository } from './tokens.js';

@@ -295,6 +295,17 @@ export const MIGRATIONS: Migration[] = [
     statements: () => [],
     run: markRulesOfEmptyDatabase,
   },
+  {
+    id: 12,
+    name: 'knowledge_criteria_lookup holds decided: per-product counts read from the index alone',
+    // Host matching's product catalog (search/cpe-cves/product-catalog.ts) sums decided per
+    // product: 2.1 s reading the table at 848k rows, 265 ms from the index. id stays before
+    // decided so product pages ordered by (scan_key, id) still follow the index without a sort.
+    statements: () => [
+      `DROP INDEX knowledge_criteria_lookup`,
+      `CREATE INDEX knowledge_criteria_lookup ON knowledge_criteria (part, vendor, product, scan_key, id, decided)`,
+    ],
+  },
 ];
 
 async function markRulesOfEmptyDatabase(tx: Sql): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * productCriteria: every row whose part, vendor and product are the product's or `*`, each once,
- * whatever the page size (keyset pages over (scan_key, id) within each index range).
+ * whatever the page size (keyset pages over (scan_key, id) within each index range). The product
+ * counts: every row key's rows and decided rows, whatever the page size.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,7 +65,7 @@ describe.each(engineCases())('criteria of a product in pages ($name)', (engine) 
       for (const pageSize of [1, 7, 50, 10_000]) {
         const got: string[] = [];
         let pages = 0;
-        for await (const page of storage.knowledge.productCriteria(product, pageSize)) {
+        for await (const page of storage.knowledge.productCriteria(product, { pageSize })) {
           expect(page.length).toBeLessThanOrEqual(pageSize);
           pages++;
           for (const row of page) got.push(text(row));
@@ -73,5 +74,44 @@ describe.each(engineCases())('criteria of a product in pages ($name)', (engine) 
         if (pageSize === 1) expect(pages).toBe(expected.length);
       }
     }
+  });
+
+  it('counts every row key and its decided rows, whatever the page size', async () => {
+    const expected = (
+      await storage.db.all<{ part: string; vendor: string; product: string; n: number; d: number | null }>(
+        `SELECT part, vendor, product, COUNT(*) AS n, SUM(decided) AS d FROM knowledge_criteria GROUP BY part, vendor, product`,
+      )
+    )
+      .map((row) => `${row.part}:${row.vendor}:${row.product}=${Number(row.n)}/${Number(row.d ?? 0)}`)
+      .sort();
+    expect(expected.length).toBeGreaterThan(5);
+    expect(expected.some((entry) => entry.startsWith('*:') || entry.includes(':*:'))).toBe(true);
+    const text = (c: { part: string; vendor: string; product: string; rows: number; decided: number }) =>
+      `${c.part}:${c.vendor}:${c.product}=${c.rows}/${c.decided}`;
+    for (const limit of [1, 3, 1000]) {
+      const got: string[] = [];
+      let after: { part: string; vendor: string; product: string } | undefined;
+      for (;;) {
+        const page = await storage.knowledge.productCountsPage(after, limit);
+        expect(page.length).toBeLessThanOrEqual(limit);
+        got.push(...page.map(text));
+        if (page.length < limit) break;
+        after = page[page.length - 1];
+      }
+      expect(got.sort(), `limit ${limit}`).toEqual(expected);
+    }
+    for (const entry of expected) {
+      const [part, vendor, product] = entry.split('=')[0]!.split(':');
+      expect(text(await storage.knowledge.productCounts({ part: part!, vendor: vendor!, product: product! }))).toBe(
+        entry,
+      );
+    }
+    expect(await storage.knowledge.productCounts({ part: 'a', vendor: 'nobody', product: 'nothing' })).toEqual({
+      part: 'a',
+      vendor: 'nobody',
+      product: 'nothing',
+      rows: 0,
+      decided: 0,
+    });
   });
 });

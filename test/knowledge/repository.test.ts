@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CveApplicability } from '../../src/core/applicability/types.js';
 import { versionSortKey } from '../../src/core/version/sort-key.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
+import { CpeCveIndex } from '../../src/search/cpe-cves/cpe-cve-index.js';
 import { nameLookupOf, rowMayMatch } from '../../src/core/applicability/index-keys.js';
 import { parseCpe } from '../../src/core/cpe.js';
 import type { IndexedCriterionRow, KnowledgeWrite } from '../../src/storage/knowledge/index.js';
@@ -201,6 +202,7 @@ describe.each(engineCases())('knowledge repository ($name)', (engine) => {
       ].sort(),
     );
     // A product is named by some criterion exactly when a version-less lookup has candidates.
+    const catalog = new CpeCveIndex(storage.knowledge);
     for (const [part, vendor, product] of [
       ['a', 'apache', 'http_server'],
       ['a', 'someone_else', 'http_server'],
@@ -210,12 +212,12 @@ describe.each(engineCases())('knowledge repository ($name)', (engine) => {
       ['h', 'apache', 'http_server'],
     ] as const) {
       const candidates = await storage.knowledge.candidateCves([{ part, vendor, product }]);
-      expect(await storage.knowledge.productHasCriteria(part, vendor, product), `${part}:${vendor}:${product}`).toBe(
+      expect(await catalog.hasCriteria({ part, vendor, product }), `${part}:${vendor}:${product}`).toBe(
         candidates.length > 0,
       );
     }
-    expect(await storage.knowledge.productHasCriteria('a', 'someone_else', 'http_server')).toBe(true);
-    expect(await storage.knowledge.productHasCriteria('a', 'apache', 'no_such_product')).toBe(false);
+    expect(await catalog.hasCriteria({ part: 'a', vendor: 'someone_else', product: 'http_server' })).toBe(true);
+    expect(await catalog.hasCriteria({ part: 'a', vendor: 'apache', product: 'no_such_product' })).toBe(false);
     const [found] = (await storage.knowledge.criteriaForNames(['cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*']))
       .names;
     expect([...new Set(found!.criteria.map((c) => c.cveId))]).toEqual(

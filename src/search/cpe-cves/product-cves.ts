@@ -7,6 +7,7 @@
  * Vulnerable and non-vulnerable criteria are kept apart, so both answers come from one structure.
  */
 import type { Wfn } from '../../core/cpe.js';
+import type { ProductIdentity } from '../../storage/index.js';
 import type { NameLookup } from '../../core/applicability/index-keys.js';
 import type { CveApplicability, IndexedCriterion } from '../../core/applicability/types.js';
 import { RoaringBitmap32, type Bitmap } from '../bitmap.js';
@@ -19,11 +20,7 @@ import { nextFamily } from '../../core/version/family.js';
 import { versionOfWfn } from '../../core/version/cpe-version.js';
 import { versionSortKey } from '../../core/version/sort-key.js';
 
-export interface ProductIdentity {
-  part: string;
-  vendor: string;
-  product: string;
-}
+export type { ProductIdentity };
 
 interface KeyedCriteria {
   all: Bitmap;

@@ -8,7 +8,7 @@ export function storageKnowledgeSource(storage: Storage): KnowledgeSource {
   return {
     generation: () => knowledge.generation(),
     aliases: (productKeys) => knowledge.aliasesOf(productKeys),
-    productHasCriteria: (name) => knowledge.productHasCriteria(name.part, name.vendor, name.product),
+    productHasCriteria: (name) => cpeCveIndexOf(storage).hasCriteria(name),
     candidates: (name) => knowledge.candidateCves([name]),
     applicability: (cveIds) => knowledge.applicability(cveIds),
     confirmations: (wfn, cpe) => cpeCveIndexOf(storage).confirmationsOfName(wfn, cpe),

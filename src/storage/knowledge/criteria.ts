@@ -86,14 +86,6 @@ const scanFloor = (key: string) => (key < NO_UPPER_LIMIT ? key : '');
  * Whether any criterion names this product (wildcard part, vendor or product included): without
  * one, no version of the product can have a candidate.
  */
-export async function productHasCriteria(db: Sql, part: string, vendor: string, product: string): Promise<boolean> {
-  const row = await db.get<{ found: number }>(
-    `SELECT 1 AS found FROM knowledge_criteria WHERE ${PRODUCT_MATCH} LIMIT 1`,
-    [part, vendor, product],
-  );
-  return row !== undefined;
-}
-
 /** CVE ids with a criterion that may match one of the names (sorted). */
 export async function candidateCves(db: Sql, names: readonly KnowledgeName[]): Promise<string[]> {
   const cves = new Set<string>();

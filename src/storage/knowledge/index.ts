@@ -3,19 +3,19 @@ import type { CveApplicability } from '../../core/applicability/types.js';
 import type { Database, Listening, ListenHandlers } from '../database.js';
 import { KNOWLEDGE_CHANGES_CHANNEL } from './channel.js';
 import { aliasesOf, allAliases, upsertAliases } from './aliases.js';
-import {
-  applicabilityOf,
-  candidateCves,
-  criteriaOfNames,
-  productHasCriteria,
-  replaceKnowledge,
-  type KnowledgeWrite,
-} from './criteria.js';
+import { applicabilityOf, candidateCves, criteriaOfNames, replaceKnowledge, type KnowledgeWrite } from './criteria.js';
 import { bumpGeneration, knowledgeGeneration, lockKnowledge, setSyncedGeneration, syncedGeneration } from './meta.js';
 import { knowledgeNameOf, searchNames, upsertNames } from './names.js';
 import { latestNameChange, nameChangesSince, nameRowPage, namesByIds, oldestNameChange } from './name-changes.js';
 import { logProductChanges, productChangesSince, type ProductChanges } from './product-changes.js';
-import { decidedShare, productCriteria, type ProductCriterion } from './product-criteria.js';
+import {
+  productCounts,
+  productCountsPage,
+  productCriteria,
+  type ProductCounts,
+  type ProductCriterion,
+  type ProductIdentity,
+} from './product-criteria.js';
 import {
   changedSince,
   knowledgeWithoutRecord,
@@ -109,11 +109,6 @@ export class KnowledgeRepository {
     return refreshCves(this.db, cveIds, deriver, options);
   }
 
-  /** Whether any criterion could name this product (its versions need no lookup otherwise). */
-  productHasCriteria(part: string, vendor: string, product: string): Promise<boolean> {
-    return productHasCriteria(this.db, part, vendor, product);
-  }
-
   /** CVE ids (sorted) with a criterion that may match one of the names, per the index contract. */
   candidateCves(names: readonly KnowledgeName[]): Promise<string[]> {
     return candidateCves(this.db, names);
@@ -125,10 +120,11 @@ export class KnowledgeRepository {
    * PostgreSQL (rows arrive asynchronously; each page re-sorts the rest of the range there).
    */
   productCriteria(
-    product: { part: string; vendor: string; product: string },
-    pageSize = this.db.engine === 'postgres' ? 10_000 : 500,
+    product: ProductIdentity,
+    options: { pageSize?: number; keys?: readonly ProductIdentity[] } = {},
   ): AsyncIterable<ProductCriterion[]> {
-    return productCriteria(this.db, product, pageSize);
+    const pageSize = options.pageSize ?? (this.db.engine === 'postgres' ? 10_000 : 500);
+    return productCriteria(this.db, product, pageSize, options.keys);
   }
 
   /**
@@ -149,9 +145,14 @@ export class KnowledgeRepository {
     return applicabilityOf(this.db, cveIds);
   }
 
-  /** A product's own criteria rows, and how many belong to CVEs a key-decided hit confirms by itself. */
-  decidedShare(product: { part: string; vendor: string; product: string }): Promise<{ rows: number; decided: number }> {
-    return decidedShare(this.db, product);
+  /** Per criteria row key (part, vendor, product, each may be `*`) after `after`: its rows and decided rows. */
+  productCountsPage(after: ProductIdentity | undefined, limit: number): Promise<ProductCounts[]> {
+    return productCountsPage(this.db, after, limit);
+  }
+
+  /** One row key's rows and decided rows. */
+  productCounts(key: ProductIdentity): Promise<ProductCounts> {
+    return productCounts(this.db, key);
   }
 
   /**

@@ -14,26 +14,34 @@ export interface ProductCriterion extends StoredCriterion {
   decided?: boolean;
 }
 
+export interface ProductIdentity {
+  part: string;
+  vendor: string;
+  product: string;
+}
+
 /** The (part, vendor, product) row keys that can name a concrete product: each value or `*`. */
-function identityCombinations(product: { part: string; vendor: string; product: string }): string[][] {
-  const out: string[][] = [];
+export function identityCombinations(product: ProductIdentity): ProductIdentity[] {
+  const out: ProductIdentity[] = [];
   for (const part of new Set([product.part, '*']))
     for (const vendor of new Set([product.vendor, '*']))
-      for (const name of new Set([product.product, '*'])) out.push([part, vendor, name]);
+      for (const name of new Set([product.product, '*'])) out.push({ part, vendor, product: name });
   return out;
 }
 
 /**
  * Every criteria row that can apply to names of (part, vendor, product), in pages of `pageSize`:
- * one index range per combination of each value or `*`, walked by (scan_key, id) — written as
- * `scan_key >= ?` plus a filter, so SQLite seeks the range instead of skipping the pages before it.
+ * one index range per combination of each value or `*` (only those in `keys` when given), walked
+ * by (scan_key, id) — written as `scan_key >= ?` plus a filter, so SQLite seeks the range instead
+ * of skipping the pages before it.
  */
 export async function* productCriteria(
   db: Sql,
-  product: { part: string; vendor: string; product: string },
+  product: ProductIdentity,
   pageSize: number,
+  keys: readonly ProductIdentity[] = identityCombinations(product),
 ): AsyncIterable<ProductCriterion[]> {
-  for (const [part, vendor, name] of identityCombinations(product)) {
+  for (const { part, vendor, product: name } of keys) {
     let after: { scanKey: string; id: number } | undefined;
     for (;;) {
       const rows = await db.all<CriterionRecord & { id: number | string; scan_key: string; decided: number | null }>(
@@ -53,17 +61,45 @@ export async function* productCriteria(
   }
 }
 
+/** A row key's criteria rows, and how many belong to CVEs a key-decided hit confirms by itself. */
+export interface ProductCounts extends ProductIdentity {
+  rows: number;
+  decided: number;
+}
+
+type CountRow = { part: string; vendor: string; product: string; n: number | string; d: number | string | null };
+
+const toCounts = (row: CountRow): ProductCounts => ({
+  part: row.part,
+  vendor: row.vendor,
+  product: row.product,
+  rows: Number(row.n),
+  decided: Number(row.d ?? 0),
+});
+
 /**
- * How many of a product's own criteria rows (wildcard rows aside) belong to CVEs a key-decided
- * hit confirms by itself, and how many rows it has: one index range, its rows read once.
+ * The counts of every row key after `after` (row-value order), `limit` keys per page: the lookup
+ * index holds `decided`, so a page is read from the index alone.
  */
-export async function decidedShare(
+export async function productCountsPage(
   db: Sql,
-  product: { part: string; vendor: string; product: string },
-): Promise<{ rows: number; decided: number }> {
+  after: ProductIdentity | undefined,
+  limit: number,
+): Promise<ProductCounts[]> {
+  const rows = await db.all<CountRow>(
+    `SELECT part, vendor, product, COUNT(*) AS n, SUM(decided) AS d FROM knowledge_criteria
+     ${after ? 'WHERE (part, vendor, product) > (?, ?, ?)' : ''}
+     GROUP BY part, vendor, product ORDER BY part, vendor, product LIMIT ?`,
+    [...(after ? [after.part, after.vendor, after.product] : []), limit],
+  );
+  return rows.map(toCounts);
+}
+
+/** The counts of one row key (zero rows when knowledge names it nowhere). */
+export async function productCounts(db: Sql, key: ProductIdentity): Promise<ProductCounts> {
   const row = await db.get<{ n: number | string; d: number | string | null }>(
     `SELECT COUNT(*) AS n, SUM(decided) AS d FROM knowledge_criteria WHERE part = ? AND vendor = ? AND product = ?`,
-    [product.part, product.vendor, product.product],
+    [key.part, key.vendor, key.product],
   );
-  return { rows: Number(row?.n ?? 0), decided: Number(row?.d ?? 0) };
+  return { ...key, rows: Number(row?.n ?? 0), decided: Number(row?.d ?? 0) };
 }
