@@ -1,6 +1,8 @@
 /**
  * Memory of a long ingest: `vulnscope ingest scans` (the real command, matching on) run as its own
- * process over a file of observations, its peak RSS read from /proc (VmHWM) while it runs.
+ * process over a file of observations, its peak RSS read from /proc (VmHWM) while it runs. The
+ * command relaunches itself under its heap limit, so the figure adds the peaks of the process and
+ * of its children (an upper bound of what both held at once).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +25,14 @@ function peakRssMiB(pid: number): number | undefined {
   }
 }
 
+function childrenOf(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
 export async function measureIngestMemory(
   cli: string,
   databaseUrl: string,
@@ -34,13 +44,18 @@ export async function measureIngestMemory(
     env: { ...cleanEnv(), VULNSCOPE_DATABASE_URL: databaseUrl, VULNSCOPE_RETENTION_DAYS: '0' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  let peak = 0;
+  /** Per process of the tree: its peak so far (a process's peak only grows). */
+  const peaks = new Map<number, number>();
   const poll = setInterval(() => {
-    peak = Math.max(peak, peakRssMiB(child.pid!) ?? 0);
+    for (const pid of [child.pid!, ...childrenOf(child.pid!)]) {
+      const rss = peakRssMiB(pid);
+      if (rss !== undefined) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, rss));
+    }
   }, 250);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   clearInterval(poll);
   if (code !== 0) throw new Error(`vulnscope ingest scans exited with ${code}`);
   const seconds = (performance.now() - t0) / 1000;
+  const peak = [...peaks.values()].reduce((sum, rss) => sum + rss, 0);
   return { observations, seconds, observationsPerSecond: observations / seconds, peakRssMiB: peak };
 }

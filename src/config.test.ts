@@ -13,3 +13,17 @@ describe("nmap's service-probe file setting", () => {
     expect(loadConfig(env).nmapServiceProbes).toBe(expected);
   });
 });
+
+describe('the ingest heap setting', () => {
+  it.each([
+    { value: undefined, expected: 1536 },
+    { value: '0', expected: 0 },
+    { value: '4096', expected: 4096 },
+    { value: '100', error: /VULNSCOPE_INGEST_HEAP_MB: expected 0 or at least 256/ },
+    { value: 'lots', error: /VULNSCOPE_INGEST_HEAP_MB: expected a whole number/ },
+  ])('VULNSCOPE_INGEST_HEAP_MB=$value', ({ value, expected, error }) => {
+    const env = value === undefined ? {} : { VULNSCOPE_INGEST_HEAP_MB: value };
+    if (error) expect(() => loadConfig(env)).toThrow(error);
+    else expect(loadConfig(env).ingestHeapMb).toBe(expected);
+  });
+});

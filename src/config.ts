@@ -16,6 +16,8 @@ export interface Config {
   publicUrl: string;
   /** Observations older than this are expired; 0 disables expiry. */
   retentionDays: number;
+  /** `vulnscope ingest scans` runs with a JavaScript heap of at most this many MiB; 0 leaves Node's default (VULNSCOPE_INGEST_HEAP_MB). */
+  ingestHeapMb: number;
   tokenIdleDays: number;
   asnMmdb?: string;
   countryMmdb?: string;
@@ -126,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
       0,
       36500,
     ),
+    ingestHeapMb: ingestHeapOf(nonEmpty(env.VULNSCOPE_INGEST_HEAP_MB)),
     tokenIdleDays: integer(
       pick(overrides.tokenIdleDays, 'VULNSCOPE_TOKEN_IDLE_DAYS') ?? '30',
       'VULNSCOPE_TOKEN_IDLE_DAYS',
@@ -278,6 +281,13 @@ function httpUrl(value: string, name: string): string {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+/** The ingest heap: the matcher's caches are bounded (about 1.1 GiB at their largest), so 1,536 MiB leaves room. */
+function ingestHeapOf(value: string | undefined): number {
+  const mb = integer(value ?? '1536', 'VULNSCOPE_INGEST_HEAP_MB', 0, 1_048_576);
+  if (mb !== 0 && mb < 256) throw invalidInput(`VULNSCOPE_INGEST_HEAP_MB: expected 0 or at least 256, got ${mb}`);
+  return mb;
 }
 
 function integer(value: string, name: string, min: number, max: number): number {

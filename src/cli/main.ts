@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type ConfigOverrides } from '../config.js';
+import { relaunch, relaunchArgs } from './heap-limit.js';
 import { parseFeedEntitlement } from '../core/entitlements.js';
 import { VulnscopeError } from '../core/errors.js';
 import { LoadRefused, parseMaxRejected } from '../core/load-guard.js';
@@ -159,7 +160,11 @@ ingest
       files: string[],
       options: { format?: ScanFormat; strict?: boolean; batchSize: number } & ConfigOverrides,
     ) => {
-      process.exitCode = await (await commands.ingestScans()).ingestScans(config(options), files, options);
+      const settings = config(options);
+      const again = relaunchArgs(process.execArgv, process.argv, settings.ingestHeapMb);
+      process.exitCode = again
+        ? await relaunch(again)
+        : await (await commands.ingestScans()).ingestScans(settings, files, options);
     },
   );
 

@@ -46,11 +46,25 @@ export interface MatcherOptions {
    * caches tens of thousands of contexts without it stays small.
    */
   evidence?: boolean;
-  contextCacheSize?: number;
-  nameCacheSize?: number;
+  /** Estimated bytes of context results kept (default 64 MiB). */
+  contextCacheBytes?: number;
+  /** Estimated bytes of per-name results kept (default 128 MiB). */
+  nameCacheBytes?: number;
   applicabilityCacheSize?: number;
 }
 
+/** Estimated heap bytes: an entry, its key, and a pointer per CVE (the id strings are shared). */
+const ENTRY_BYTES = 96;
+const weighContext = (match: ContextMatch, key: string) =>
+  ENTRY_BYTES + key.length + 8 * match.confirmed.length + 160 * match.evidence.length;
+const weighNames = (cves: string[], key: string) => ENTRY_BYTES + key.length + 8 * cves.length;
+function weighConfirmation(result: NameConfirmation, key: string): number {
+  let bytes = ENTRY_BYTES + key.length + 8 * result.confirmed.length;
+  for (const { marks } of result.conditional) bytes += ENTRY_BYTES + marks.length;
+  return bytes;
+}
+
+const MIB = 2 ** 20;
 const NO_MATCH: ContextMatch = Object.freeze({ confirmed: [], evidence: [] }) as ContextMatch;
 
 /** A CVE that needs more of the context than one name, with what that name does to its criteria. */
@@ -121,10 +135,10 @@ export class KnowledgeMatcher implements CveMatcher {
     options: MatcherOptions = {},
   ) {
     this.keepEvidence = options.evidence ?? true;
-    this.contexts = new LruCache(options.contextCacheSize ?? 50_000);
-    this.names = new LruCache(options.nameCacheSize ?? 50_000);
-    this.applicabilities = new LruCache(options.applicabilityCacheSize ?? 100_000);
-    this.nameConfirmations = new LruCache(options.nameCacheSize ?? 50_000);
+    this.contexts = new LruCache(options.contextCacheBytes ?? 64 * MIB, weighContext);
+    this.names = new LruCache(options.nameCacheBytes ?? 128 * MIB, weighNames);
+    this.applicabilities = new LruCache(options.applicabilityCacheSize ?? 50_000);
+    this.nameConfirmations = new LruCache(options.nameCacheBytes ?? 128 * MIB, weighConfirmation);
   }
 
   /** Matches many records' contexts; equal contexts are evaluated once. */
@@ -199,29 +213,34 @@ export class KnowledgeMatcher implements CveMatcher {
    * the CVEs whose configurations need more than one name, evaluated against the whole context.
    */
   private async confirmedOnly(inputs: ContextCpe[]): Promise<ContextMatch> {
-    const confirmed = new Set<string>();
+    const alone: NameConfirmation[] = [];
     /** Per CVE that needs the whole context: the marks its names worked out when they met it. */
     const conditional = new Map<string, { app: CveApplicability; marks: Map<ContextCpe, Marks> }>();
     for (const input of inputs) {
       if (input.role !== 'fingerprint') continue;
-      const alone = await this.confirmedByName(input);
-      for (const cve of alone.confirmed) confirmed.add(cve);
-      for (const { app, marks } of alone.conditional) {
+      const result = await this.confirmedByName(input);
+      alone.push(result);
+      for (const { app, marks } of result.conditional) {
         const entry = conditional.get(app.cveId) ?? { app, marks: new Map<ContextCpe, Marks>() };
         entry.marks.set(input, marks);
         conditional.set(app.cveId, entry);
       }
     }
+    const byContext: string[] = [];
     for (const { app, marks } of conditional.values()) {
-      if (confirmed.has(app.cveId)) continue;
       if (
         confirmedByMarks(
           app,
           inputs.map((input) => marks.get(input) ?? marksOf(app, input)),
         )
       )
-        confirmed.add(app.cveId);
+        byContext.push(app.cveId);
     }
+    // One name and nothing more: its own sorted list, shared with every context that has it.
+    const lists = alone.filter((result) => result.confirmed.length > 0);
+    if (lists.length === 1 && byContext.length === 0) return { confirmed: lists[0]!.confirmed, evidence: [] };
+    const confirmed = new Set(byContext);
+    for (const list of lists) for (const cve of list.confirmed) confirmed.add(cve);
     return confirmed.size === 0 ? NO_MATCH : { confirmed: [...confirmed].sort(), evidence: [] };
   }
 
@@ -244,7 +263,9 @@ export class KnowledgeMatcher implements CveMatcher {
         if (!standsAlone(app)) conditional.push({ app, marks });
         else if (confirmedByMarks(app, [marks])) confirmed.push(app.cveId);
       }
-      if (confirmed.length > 0 || conditional.length > 0) result = { confirmed, conditional };
+      // Sorted once here: a context of this name alone shares the list.
+      if (confirmed.length > 0 || conditional.length > 0)
+        result = { confirmed: [...new Set(confirmed)].sort(), conditional };
     }
     this.nameConfirmations.set(key, result);
     return result;

@@ -14,6 +14,7 @@ import { plainVersion } from '../../core/version/cve5-single-index.js';
 import { versionOfWfn } from '../../core/version/cpe-version.js';
 import { versionSortKey } from '../../core/version/sort-key.js';
 import { IntervalStabbing, type KeyInterval } from '../../search/cpe-cves/interval-stabbing.js';
+import { LruCache } from './lru.js';
 
 interface Listed {
   cve: string;
@@ -69,7 +70,8 @@ class ProductLists {
 const identityOf = (name: Wfn) => `${name.part}\u0000${name.vendor}\u0000${name.product}`;
 
 export class VersionLists {
-  private readonly products = new Map<string, ProductLists>();
+  /** Products asked about recently: a long scan names tens of thousands. */
+  private readonly products = new LruCache<string, ProductLists>(20_000);
 
   /** Of `apps` (CVEs that can concern `name`), the confirmed ones their version lists decide, and the rest to evaluate. */
   async split(name: Wfn, apps: CveApplicability[]): Promise<{ confirmed: string[]; evaluate: CveApplicability[] }> {
