@@ -26,25 +26,45 @@ export type Marks = Uint8Array;
 
 const isConfirming = (match: NameMatch) => match.truth === 'definite' && COVERING_KINDS.has(match.kind);
 
-const criteriaCounts = new WeakMap<CveApplicability, number>();
-
-function criteriaCount(app: CveApplicability): number {
-  let count = criteriaCounts.get(app);
-  if (count === undefined) {
-    count = 0;
-    for (const statement of app.statements)
-      for (const configuration of statement.configurations)
-        for (const node of configuration.nodes) count += node.cpeMatch.length;
-    criteriaCounts.set(app, count);
-  }
-  return count;
+/** A criterion with its name parsed, and its product when a plain value (letters, digits, `_`). */
+interface ParsedCriterion {
+  criterion: CpeMatchCriterion;
+  wfn: Wfn | undefined;
+  plainProduct: string | undefined;
 }
 
-function criterionMark(criterion: CpeMatchCriterion, input: ContextCpe): number {
-  const wfn = parseCached(criterion.criteria);
+const PLAIN = /^[a-z0-9_]+$/;
+const plainOf = (value: string) => (PLAIN.test(value) ? value : undefined);
+
+const parsedCriteria = new WeakMap<CveApplicability, ParsedCriterion[]>();
+
+/** A CVE's criteria in mark order (statement, configuration, node, criterion), parsed once per applicability. */
+function criteriaOf(app: CveApplicability): ParsedCriterion[] {
+  let criteria = parsedCriteria.get(app);
+  if (criteria === undefined) {
+    criteria = [];
+    for (const statement of app.statements)
+      for (const configuration of statement.configurations)
+        for (const node of configuration.nodes)
+          for (const criterion of node.cpeMatch) {
+            const wfn = parseCached(criterion.criteria);
+            criteria.push({ criterion, wfn, plainProduct: wfn ? plainOf(wfn.product) : undefined });
+          }
+    parsedCriteria.set(app, criteria);
+  }
+  return criteria;
+}
+
+function criterionMark(
+  { criterion, wfn, plainProduct }: ParsedCriterion,
+  input: ContextCpe,
+  inputProduct: string | undefined,
+): number {
   if (!wfn) return INVALID;
   // The host's OS guesses only stand for the platform a configuration runs on or with.
   if (criterion.vulnerable && input.role === 'os') return 0;
+  // Two different plain products are disjoint: the criterion names another product.
+  if (plainProduct !== undefined && inputProduct !== undefined && plainProduct !== inputProduct) return 0;
   const relation = relateCriterion(wfn, criterion.range, input.wfn, HOST);
   if (relation === 'excluded') return EXCLUDED;
   if (!isMatch(relation)) return 0;
@@ -90,15 +110,12 @@ function affectedConfirms(entry: AffectedCpes, input: ContextCpe): boolean {
 
 /** The marks of one context name on a CVE. */
 export function marksOf(app: CveApplicability, input: ContextCpe): Marks {
-  const marks = new Uint8Array(1 + criteriaCount(app));
-  let k = 1;
-  for (const statement of app.statements) {
-    for (const configuration of statement.configurations)
-      for (const node of configuration.nodes)
-        for (const criterion of node.cpeMatch) marks[k++] = criterionMark(criterion, input);
-    if (marks[0] === 0 && statement.affected.some((entry) => affectedConfirms(entry, input)))
-      marks[0] = AFFECTED_CONFIRMS;
-  }
+  const criteria = criteriaOf(app);
+  const marks = new Uint8Array(1 + criteria.length);
+  const inputProduct = plainOf(input.wfn.product);
+  for (let k = 0; k < criteria.length; k++) marks[k + 1] = criterionMark(criteria[k]!, input, inputProduct);
+  if (app.statements.some((statement) => statement.affected.some((entry) => affectedConfirms(entry, input))))
+    marks[0] = AFFECTED_CONFIRMS;
   return marks;
 }
 
