@@ -51,9 +51,11 @@ export async function* productCriteria(
         [part!, vendor!, name!, ...(after ? [after.scanKey, after.scanKey, after.id] : []), pageSize],
       );
       if (rows.length > 0)
-        yield rows.map((row) =>
-          row.decided === null ? toCriterion(row) : { ...toCriterion(row), decided: Number(row.decided) === 1 },
-        );
+        yield rows.map((row) => {
+          const criterion: ProductCriterion = toCriterion(row);
+          if (row.decided !== null) criterion.decided = Number(row.decided) === 1;
+          return criterion;
+        });
       const last = rows[rows.length - 1];
       if (rows.length < pageSize || !last) break;
       after = { scanKey: last.scan_key, id: Number(last.id) };
