@@ -27,8 +27,11 @@ export interface KnowledgeSource {
   generation(): Promise<number>;
   /** Product keys (`part:vendor:product`) reachable from each key through renames, excluding itself. */
   aliases(productKeys: string[]): Promise<Map<string, string[]>>;
-  /** Whether any criterion names the name's product (part, vendor, product; wildcards included). */
-  productHasCriteria(name: CandidateName): Promise<boolean>;
+  /**
+   * Whether any criterion names the name's product (part, vendor, product; wildcards included).
+   * `generation`: the knowledge generation the caller read, which the answer may be as of.
+   */
+  productHasCriteria(name: CandidateName, generation?: number): Promise<boolean>;
   /** CVE ids whose criteria could match the name. */
   candidates(name: CandidateName): Promise<string[]>;
   applicability(cveIds: string[]): Promise<CveApplicability[]>;
@@ -36,7 +39,11 @@ export interface KnowledgeSource {
    * For a fingerprint name of a concrete product: the CVEs it confirms by itself, and the CVEs
    * it is the vulnerable element of that the rules must evaluate (undefined: use `candidates`).
    */
-  confirmations?(wfn: Wfn, cpe: string): Promise<{ confirmed: string[]; evaluate: string[] } | undefined>;
+  confirmations?(
+    wfn: Wfn,
+    cpe: string,
+    generation?: number,
+  ): Promise<{ confirmed: string[]; evaluate: string[] } | undefined>;
 }
 
 export interface MatcherOptions {
@@ -253,7 +260,7 @@ export class KnowledgeMatcher implements CveMatcher {
     const name = candidateNameOf(input.wfn);
     let result = NOTHING_CONFIRMED;
     if (name) {
-      const split = await this.source.confirmations?.(input.wfn, key);
+      const split = await this.source.confirmations?.(input.wfn, key, this.generation);
       const confirmed = split ? [...split.confirmed] : [];
       const evaluate = split ? split.evaluate : [...(await this.candidatesOf(name))].sort();
       const conditional: Conditional[] = [];
@@ -305,7 +312,7 @@ export class KnowledgeMatcher implements CveMatcher {
     const product = `${name.part}:${name.vendor}:${name.product}`;
     let known = this.productsWithCriteria.get(product);
     if (known === undefined) {
-      known = await this.source.productHasCriteria(name);
+      known = await this.source.productHasCriteria(name, this.generation);
       this.productsWithCriteria.set(product, known);
     }
     if (!known) return [];

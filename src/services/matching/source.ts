@@ -8,10 +8,10 @@ export function storageKnowledgeSource(storage: Storage): KnowledgeSource {
   return {
     generation: () => knowledge.generation(),
     aliases: (productKeys) => knowledge.aliasesOf(productKeys),
-    productHasCriteria: (name) => cpeCveIndexOf(storage).hasCriteria(name),
+    productHasCriteria: (name, generation) => cpeCveIndexOf(storage).hasCriteria(name, generation),
     candidates: (name) => knowledge.candidateCves([name]),
     applicability: (cveIds) => knowledge.applicability(cveIds),
-    confirmations: (wfn, cpe) => cpeCveIndexOf(storage).confirmationsOfName(wfn, cpe),
+    confirmations: (wfn, cpe, generation) => cpeCveIndexOf(storage).confirmationsOfName(wfn, cpe, generation),
   };
 }
 

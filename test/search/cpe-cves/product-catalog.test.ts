@@ -51,4 +51,28 @@ describe.each(engineCases())('product catalog ($name)', (engine) => {
     expect(await index.hasCriteria(WIDGET)).toBe(false);
     expect(await index.cvesOfNames([NAME], true)).toEqual([[]]);
   });
+
+  it('reads the change log only for a generation it has not seen', async () => {
+    const index = new CpeCveIndex(reader.knowledge);
+    let reads = 0;
+    const original = reader.knowledge.productChangesSince.bind(reader.knowledge);
+    reader.knowledge.productChangesSince = (...args) => {
+      reads++;
+      return original(...args);
+    };
+    try {
+      await writer.knowledge.replace([writeOf('CVE-2024-0004', oneCriterion('cpe:2.3:a:acme:widget:*:*:*:*:*:*:*:*'))]);
+      const seen = await reader.knowledge.generation();
+      expect(await index.hasCriteria(WIDGET, seen)).toBe(true);
+      expect(reads).toBe(1);
+      expect(await index.hasCriteria(WIDGET, seen)).toBe(true);
+      expect(await index.hasCriteria(GADGET, seen - 1)).toBe(false);
+      expect(reads).toBe(1);
+      await writer.knowledge.remove(['CVE-2024-0004']);
+      expect(await index.hasCriteria(WIDGET, await reader.knowledge.generation())).toBe(false);
+      expect(reads).toBe(2);
+    } finally {
+      reader.knowledge.productChangesSince = original;
+    }
+  });
 });
