@@ -16,7 +16,7 @@ describe("nmap's service-probe file setting", () => {
 
 describe('the ingest heap setting', () => {
   it.each([
-    { value: undefined, expected: 1536 },
+    { value: undefined, expected: 1280 },
     { value: '0', expected: 0 },
     { value: '4096', expected: 4096 },
     { value: '100', error: /VULNSCOPE_INGEST_HEAP_MB: expected 0 or at least 256/ },
