@@ -459,6 +459,8 @@ export function quoteWfnValue(plain: string): string {
  * WFN values; a malformed one is rejected when the comparison has to read it character by character.
  */
 const PLAIN = /^[a-z0-9_]+$/;
+/** A value of letters, digits and `_` only: two different plain values are disjoint. */
+export const isPlainValue = (value: string) => PLAIN.test(value);
 /** Attribute values repeat across every criterion and name: each is read into units once. */
 const unitsOf = boundedMemo(wfnToUnits);
 

@@ -7,7 +7,7 @@
  * Combining is exact because a criterion's outcome only unions its names' hits and exclusions.
  */
 import { parseCached } from '../advisory/cpe-match.js';
-import { ANY, formatCpe23, type Wfn } from '../cpe.js';
+import { ANY, formatCpe23, isPlainValue, type Wfn } from '../cpe.js';
 import { COVERING_KINDS, configurationValue, HOST, nodeValue, type Tri } from './evaluate.js';
 import { isConcrete, isMatch, relateAffected, relateCriterion, type NameMatch } from './name-match.js';
 import type { AffectedCpes, ContextCpe, CpeMatchCriterion, CveApplicability } from './types.js';
@@ -33,8 +33,7 @@ interface ParsedCriterion {
   plainProduct: string | undefined;
 }
 
-const PLAIN = /^[a-z0-9_]+$/;
-const plainOf = (value: string) => (PLAIN.test(value) ? value : undefined);
+const plainOf = (value: string) => (isPlainValue(value) ? value : undefined);
 
 const parsedCriteria = new WeakMap<CveApplicability, ParsedCriterion[]>();
 

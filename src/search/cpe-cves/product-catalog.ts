@@ -18,7 +18,8 @@ type Knowledge = Pick<KnowledgeRepository, 'productCountsPage' | 'productCounts'
 /** Row keys per page of the whole read: each page is one index range on SQLite. */
 const PAGE = 2000;
 
-const keyOf = (identity: ProductIdentity) => `${identity.part}:${identity.vendor}:${identity.product}`;
+/** `part:vendor:product`, `*` for ANY: how the catalog and the change log name a row key. */
+export const productKeyOf = (identity: ProductIdentity) => `${identity.part}:${identity.vendor}:${identity.product}`;
 
 export class ProductCatalog {
   private counts = new Map<string, ProductCounts>();
@@ -53,7 +54,7 @@ export class ProductCatalog {
   /** The counts of one row key. */
   async countsOf(key: ProductIdentity, slicer: Slicer): Promise<ProductCounts> {
     await this.load(slicer);
-    const text = keyOf(key);
+    const text = productKeyOf(key);
     if (this.stale.delete(text)) {
       const fresh = await this.knowledge.productCounts(key);
       if (fresh.rows > 0) this.counts.set(text, fresh);
@@ -75,7 +76,7 @@ export class ProductCatalog {
     let after: ProductIdentity | undefined;
     for (;;) {
       const page = await this.knowledge.productCountsPage(after, PAGE);
-      for (const entry of page) counts.set(keyOf(entry), entry);
+      for (const entry of page) counts.set(productKeyOf(entry), entry);
       if (page.length < PAGE) break;
       after = page[page.length - 1];
       await slicer.yieldIfDue();
