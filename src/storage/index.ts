@@ -63,7 +63,11 @@ export type { KnowledgeRepository } from './knowledge/index.js';
 export type { HostRepository, KnowledgeCvesUpdate } from './hosts.js';
 export {
   concreteName,
+  criterionMayMatch,
+  keysOf,
   KNOWLEDGE_FEEDS,
+  NO_UPPER_LIMIT,
+  scanKeyOf,
   parseProductKey,
   type CpeAlias,
   type CpeNameEntry,

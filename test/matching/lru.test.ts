@@ -1,4 +1,4 @@
-/** The matcher's bounded caches: by entry count, or by estimated bytes, least recently used out first. */
+/** The matcher's bounded caches: by entry count, or by estimated bytes, entries not read recently out first. */
 import { describe, expect, it } from 'vitest';
 import { LruCache } from '../../src/services/matching/lru.js';
 
@@ -26,6 +26,31 @@ describe('LruCache', () => {
         ['set', 'c', 1],
       ],
       kept: ['a', 'c'],
+    },
+    {
+      name: 'count: a read saves an entry once, then it goes when not read again',
+      capacity: 2,
+      steps: [
+        ['set', 'a', 1],
+        ['set', 'b', 1],
+        ['get', 'a'],
+        ['set', 'c', 1],
+        ['set', 'd', 1],
+        ['set', 'b', 1],
+      ],
+      kept: ['b', 'd'],
+    },
+    {
+      name: 'count: the entry just set stays when every other was read',
+      capacity: 2,
+      steps: [
+        ['set', 'a', 1],
+        ['set', 'b', 1],
+        ['get', 'a'],
+        ['get', 'b'],
+        ['set', 'c', 1],
+      ],
+      kept: ['b', 'c'],
     },
     {
       name: 'count: setting a key again does not grow',

@@ -5,7 +5,7 @@
  * the CVEs a name's version falls into by key lookups, and confirm each with the status algorithm
  * (evaluate.ts stays the definition; the matcher property tests compare the two).
  */
-import { ANY, type Wfn } from '../cpe.js';
+import { ANY, NA, type Wfn } from '../cpe.js';
 import { parseCached } from '../advisory/cpe-match.js';
 import { isGraphVersionType, isKnownVersionType } from '../version/compare.js';
 import type { Cve5VersionEntry } from '../version/cve5-affected.js';
@@ -86,11 +86,33 @@ function keyedList(entry: AffectedCpes): KeyedList | undefined {
 }
 
 /**
- * For names with the identity (part, vendor, product) of `name`: the keyed lists through which
- * the CVE can confirm one, or undefined when only a full evaluation can tell (a configuration, an
- * entry CPE with other attributes or a pattern or NA version, a list the vendor order cannot place).
+ * Whether every version entry is a commit range: a release is never placed in one (its membership
+ * stays undecided), so the status algorithm ends at `defaultStatus` with the ranges' statuses
+ * beside it, and an entry whose default is not affected can never confirm a release.
+ */
+function onlyCommitRanges(entry: AffectedCpes): boolean {
+  const versions = entry.versions ?? [];
+  return (
+    entry.defaultStatus !== 'affected' &&
+    versions.length > 0 &&
+    versions.every(
+      (version) =>
+        isGraphVersionType(version.versionType) &&
+        (version.lessThan !== undefined || version.lessThanOrEqual !== undefined) &&
+        (version.changes ?? []).length === 0,
+    )
+  );
+}
+
+/**
+ * For names with the identity (part, vendor, product) of `name`, and a concrete version when
+ * `name` has one: the keyed lists through which the CVE can confirm one, or undefined when only a
+ * full evaluation can tell (a configuration, an entry CPE with other attributes or a pattern
+ * version, an NA version for a name without a concrete one, a list the vendor order cannot place).
+ * Entries that cannot confirm a release (commit ranges alone, `platforms`) are left out.
  */
 export function keyedListsFor(app: CveApplicability, name: Wfn): KeyedList[] | undefined {
+  const versioned = isConcrete(name.version);
   const lists: KeyedList[] = [];
   for (const statement of app.statements) {
     if (statement.configurations.length > 0) return undefined;
@@ -101,10 +123,12 @@ export function keyedListsFor(app: CveApplicability, name: Wfn): KeyedList[] | u
       for (const cpe of entry.cpes) {
         const wfn = parseCached(cpe);
         if (!wfn || !identityCovers(wfn, name)) continue;
+        // A not-applicable version never relates to a name with a concrete one (name-match.ts).
+        if (wfn.version === NA && versioned) continue;
         if (!extrasAreAny(wfn) || !(wfn.version === ANY || isConcrete(wfn.version))) return undefined;
         relates = true;
       }
-      if (!relates) continue;
+      if (!relates || onlyCommitRanges(entry)) continue;
       const keyed = keyedList(entry);
       if (!keyed) return undefined;
       lists.push(keyed);

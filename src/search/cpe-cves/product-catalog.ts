@@ -25,6 +25,9 @@ export class ProductCatalog {
   private counts = new Map<string, ProductCounts>();
   /** The whole read, running or done; undefined: to be read. */
   private loaded: Promise<void> | undefined;
+  /** The whole read finished and nothing asked for another since (answers need no await). */
+  private ready = false;
+  private reads = 0;
   /** Keys written since their count was read: read again when asked. */
   private readonly stale = new Set<string>();
 
@@ -38,22 +41,25 @@ export class ProductCatalog {
   /** Knowledge changed in ways the change log no longer lists: read everything again. */
   changedAll(): void {
     this.loaded = undefined;
+    this.ready = false;
     this.stale.clear();
   }
 
   /** The row keys with criteria among a concrete product's eight (each value or `*`). */
   async keysOf(identity: ProductIdentity, slicer: Slicer): Promise<ProductCounts[]> {
+    if (!this.ready) await this.load(slicer);
     const out: ProductCounts[] = [];
     for (const key of identityCombinations(identity)) {
-      const counts = await this.countsOf(key, slicer);
-      if (counts.rows > 0) out.push(counts);
+      const text = productKeyOf(key);
+      const counts = this.stale.has(text) ? await this.countsOf(key, slicer) : this.counts.get(text);
+      if (counts !== undefined && counts.rows > 0) out.push(counts);
     }
     return out;
   }
 
   /** The counts of one row key. */
   async countsOf(key: ProductIdentity, slicer: Slicer): Promise<ProductCounts> {
-    await this.load(slicer);
+    if (!this.ready) await this.load(slicer);
     const text = productKeyOf(key);
     if (this.stale.delete(text)) {
       const fresh = await this.knowledge.productCounts(key);
@@ -72,6 +78,7 @@ export class ProductCatalog {
   }
 
   private async readAll(slicer: Slicer): Promise<void> {
+    const read = ++this.reads;
     const counts = new Map<string, ProductCounts>();
     let after: ProductIdentity | undefined;
     for (;;) {
@@ -81,6 +88,9 @@ export class ProductCatalog {
       after = page[page.length - 1];
       await slicer.yieldIfDue();
     }
+    // A read started after this one (knowledge changed meanwhile) has the newer counts.
+    if (read !== this.reads) return;
     this.counts = counts;
+    this.ready = this.loaded !== undefined;
   }
 }

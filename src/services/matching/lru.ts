@@ -1,9 +1,11 @@
 /**
- * A bounded map that forgets the least recently used entries first: bounded by entry count, or
- * by the entries' estimated bytes when given a weigher (cached CVE lists differ a thousandfold in size).
+ * A bounded map that forgets entries not used recently: bounded by entry count, or by the
+ * entries' estimated bytes when given a weigher (cached CVE lists differ a thousandfold in size).
+ * Eviction is second-chance (CLOCK): a read only marks its entry, and the oldest entry is
+ * dropped unless it was read since it was last passed over, so reads cost one lookup.
  */
 export class LruCache<K, V> {
-  private readonly entries = new Map<K, { value: V; weight: number }>();
+  private readonly entries = new Map<K, { value: V; weight: number; used: boolean }>();
   private held = 0;
 
   constructor(
@@ -18,20 +20,23 @@ export class LruCache<K, V> {
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    entry.used = true;
     return entry.value;
   }
 
   set(key: K, value: V): void {
     this.delete(key);
     const weight = this.weigh(value, key);
-    this.entries.set(key, { value, weight });
+    this.entries.set(key, { value, weight, used: false });
     this.held += weight;
-    for (const [oldest, entry] of this.entries) {
-      if (this.held <= this.capacity || oldest === key) break;
+    while (this.held > this.capacity && this.entries.size > 1) {
+      const [oldest, entry] = this.entries.entries().next().value as [K, { value: V; weight: number; used: boolean }];
       this.entries.delete(oldest);
-      this.held -= entry.weight;
+      // The entry just set is never the one dropped.
+      if (entry.used || oldest === key) {
+        entry.used = false;
+        this.entries.set(oldest, entry);
+      } else this.held -= entry.weight;
     }
   }
 

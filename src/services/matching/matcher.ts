@@ -32,8 +32,8 @@ export interface KnowledgeSource {
    * `generation`: the knowledge generation the caller read, which the answer may be as of.
    */
   productHasCriteria(name: CandidateName, generation?: number): Promise<boolean>;
-  /** CVE ids whose criteria could match the name. */
-  candidates(name: CandidateName): Promise<string[]>;
+  /** CVE ids whose criteria could match the name (ascending); `generation` as for productHasCriteria. */
+  candidates(name: CandidateName, generation?: number): Promise<string[]>;
   applicability(cveIds: string[]): Promise<CveApplicability[]>;
   /**
    * For a fingerprint name of a concrete product: the CVEs it confirms by itself, and the CVEs
@@ -319,7 +319,7 @@ export class KnowledgeMatcher implements CveMatcher {
     const key = nameKey(name);
     let cves = this.names.get(key);
     if (!cves) {
-      cves = await this.source.candidates(name);
+      cves = await this.source.candidates(name, this.generation);
       this.names.set(key, cves);
     }
     return cves;

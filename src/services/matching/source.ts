@@ -9,7 +9,8 @@ export function storageKnowledgeSource(storage: Storage): KnowledgeSource {
     generation: () => knowledge.generation(),
     aliases: (productKeys) => knowledge.aliasesOf(productKeys),
     productHasCriteria: (name, generation) => cpeCveIndexOf(storage).hasCriteria(name, generation),
-    candidates: (name) => knowledge.candidateCves([name]),
+    candidates: async (name, generation) =>
+      (await cpeCveIndexOf(storage).candidatesOfName(name, generation)) ?? knowledge.candidateCves([name]),
     applicability: (cveIds) => knowledge.applicability(cveIds),
     confirmations: (wfn, cpe, generation) => cpeCveIndexOf(storage).confirmationsOfName(wfn, cpe, generation),
   };

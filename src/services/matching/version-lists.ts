@@ -7,7 +7,7 @@
  */
 import { keyedListsFor, type KeyedList } from '../../core/applicability/version-lists.js';
 import { HOST } from '../../core/applicability/evaluate.js';
-import { versionsConfirm } from '../../core/applicability/name-match.js';
+import { isConcrete, versionsConfirm } from '../../core/applicability/name-match.js';
 import type { CveApplicability } from '../../core/applicability/types.js';
 import type { Wfn } from '../../core/cpe.js';
 import { plainVersion } from '../../core/version/cve5-single-index.js';
@@ -67,7 +67,9 @@ class ProductLists {
   }
 }
 
-const identityOf = (name: Wfn) => `${name.part}\u0000${name.vendor}\u0000${name.product}`;
+/** keyedListsFor answers alike for names of one identity whose versions are both concrete or both not. */
+const identityOf = (name: Wfn) =>
+  `${name.part}\u0000${name.vendor}\u0000${name.product}\u0000${isConcrete(name.version) ? 'v' : ''}`;
 
 export class VersionLists {
   /** Products asked about recently: a long scan names tens of thousands. */

@@ -1,0 +1,62 @@
+/**
+ * A product's criteria rows held in memory for host matching's candidate lookups: sorted by scan
+ * key, so a name's candidates are a binary search plus the index contract's checks
+ * (storage `criterionMayMatch`) instead of one SQL statement per name.
+ */
+import type { NameLookup } from '../../core/applicability/index-keys.js';
+import type { IndexedCriterion } from '../../core/applicability/types.js';
+import { criterionMayMatch, keysOf, NO_UPPER_LIMIT, scanKeyOf } from '../../storage/index.js';
+
+export interface CandidateRow extends IndexedCriterion {
+  cveId: string;
+}
+
+export class ProductCandidates {
+  private constructor(
+    /** Ascending. */
+    private readonly scanKeys: string[],
+    private readonly rows: CandidateRow[],
+  ) {}
+
+  static of(rows: readonly CandidateRow[]): ProductCandidates {
+    const keyed = rows.map((row) => ({ row, scanKey: scanKeyOf(row) }));
+    keyed.sort((a, b) => (a.scanKey < b.scanKey ? -1 : a.scanKey > b.scanKey ? 1 : 0));
+    return new ProductCandidates(
+      keyed.map((entry) => entry.scanKey),
+      keyed.map((entry) => entry.row),
+    );
+  }
+
+  /** Rows held, for the cache's budget. */
+  get weight(): number {
+    return this.rows.length;
+  }
+
+  /** The CVE ids (ascending) with a row that may match the name (storage `candidateCves` for one name). */
+  candidatesOf(lookup: NameLookup): string[] {
+    const keys = keysOf(lookup);
+    const cves = new Set<string>();
+    let first = 0;
+    if (keys !== undefined) {
+      const lowest = keys.raw < keys.folded ? keys.raw : keys.folded;
+      // Every candidate's scan key (its highest matchable key) is at least the name's key.
+      if (lowest < NO_UPPER_LIMIT) first = this.firstAtLeast(lowest);
+    }
+    for (let i = first; i < this.rows.length; i++) {
+      const row = this.rows[i]!;
+      if (criterionMayMatch(row, keys)) cves.add(row.cveId);
+    }
+    return [...cves].sort();
+  }
+
+  private firstAtLeast(key: string): number {
+    let low = 0;
+    let high = this.scanKeys.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.scanKeys[middle]! < key) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
