@@ -12,6 +12,8 @@ export function openSqlite(file: string): Database {
   const db = new BetterSqlite3(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  // Checkpoints every 40 MiB of WAL instead of 4 MiB: index pages written again between two checkpoints are copied once.
+  db.pragma('wal_autocheckpoint = 10000');
   db.pragma('busy_timeout = 10000');
   db.pragma('foreign_keys = ON');
   const statements = new Map<string, BetterSqlite3.Statement>();
