@@ -65,9 +65,9 @@ export async function explainApi(
   let responseBytes = 0;
   const ask = async (page: number) => {
     const url = `${baseUrl}/v3/index/target-intel?cidr=${encodeURIComponent(cidr)}&contains_cve=true&explain=true&limit=${PAGE}&page=${page}`;
-    const { status, body } = await getJson(url, token);
+    const { status, bytes } = await getJson(url, token);
     if (status !== 200) throw new Error(`explain page ${page}: HTTP ${status}`);
-    responseBytes = JSON.stringify(body).length;
+    responseBytes = bytes;
   };
   const coldMs: number[] = [];
   for (let page = 1; page <= pages; page++) {

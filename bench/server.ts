@@ -48,7 +48,7 @@ function getStatus(url: string): Promise<number> {
 }
 
 /** GET with node:http (no connection left open): status and parsed body. */
-export function getJson(url: string, token: string): Promise<{ status: number; body: unknown }> {
+export function getJson(url: string, token: string): Promise<{ status: number; body: unknown; bytes: number }> {
   return new Promise((resolve, reject) => {
     const request = http.get(url, { agent: false, headers: { authorization: `Bearer ${token}` } }, (response) => {
       let text = '';
@@ -56,7 +56,7 @@ export function getJson(url: string, token: string): Promise<{ status: number; b
       response.on('data', (chunk: string) => (text += chunk));
       response.on('end', () => {
         try {
-          resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as unknown });
+          resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as unknown, bytes: Buffer.byteLength(text) });
         } catch (error) {
           reject(error as Error);
         }

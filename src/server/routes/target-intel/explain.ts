@@ -1,5 +1,5 @@
 import type { CveEvidence } from '../../../core/applicability/types.js';
-import { contextOf, type CveMatcher } from '../../../core/matching.js';
+import { type ContextMatch, contextOf, type CveMatcher } from '../../../core/matching.js';
 import type { HostRecord } from '../../../core/host-record.js';
 
 /** One `cve_evidence` entry as served (snake_case like the rest of the record). */
@@ -42,14 +42,33 @@ const fromScanner = (cve: string): EvidenceOut => ({
   confidence: 'medium',
 });
 
+const byCve = (a: EvidenceOut, b: EvidenceOut) => (a.cve < b.cve ? -1 : a.cve > b.cve ? 1 : 0);
+
+/** Per cached context result, its evidence as served: a context shared by many records is converted once. */
+const served = new WeakMap<ContextMatch, readonly EvidenceOut[]>();
+
+function knowledgeEvidence(match: ContextMatch): readonly EvidenceOut[] {
+  let out = served.get(match);
+  if (!out) {
+    out = match.evidence.map(fromKnowledge).sort(byCve);
+    served.set(match, out);
+  }
+  return out;
+}
+
 /**
  * Why each record carries (or might carry) each CVE: the knowledge matcher's evidence for the
- * record's CPEs as knowledge stands now, then the scanner-reported CVEs. Ordered by CVE.
+ * record's CPEs as knowledge stands now, then the scanner-reported CVEs. Ordered by CVE. Records
+ * without scanner CVEs share their context's list, which callers must not modify.
  */
-export async function explainRecords(records: HostRecord[], matcher: CveMatcher): Promise<EvidenceOut[][]> {
+export async function explainRecords(
+  records: HostRecord[],
+  matcher: CveMatcher,
+): Promise<Array<readonly EvidenceOut[]>> {
   const matches = await matcher.matchAll(records.map(contextOf));
   return records.map((record, i) => {
-    const out = [...matches[i]!.evidence.map(fromKnowledge), ...record.scannerCves.map(fromScanner)]; // one match per record
-    return out.sort((a, b) => (a.cve < b.cve ? -1 : a.cve > b.cve ? 1 : 0));
+    const knowledge = knowledgeEvidence(matches[i]!); // one match per record
+    if (record.scannerCves.length === 0) return knowledge;
+    return [...knowledge, ...record.scannerCves.map(fromScanner)].sort(byCve);
   });
 }
