@@ -56,7 +56,11 @@ export function getJson(url: string, token: string): Promise<{ status: number; b
       response.on('data', (chunk: string) => (text += chunk));
       response.on('end', () => {
         try {
-          resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as unknown, bytes: Buffer.byteLength(text) });
+          resolve({
+            status: response.statusCode ?? 0,
+            body: JSON.parse(text) as unknown,
+            bytes: Buffer.byteLength(text),
+          });
         } catch (error) {
           reject(error as Error);
         }

@@ -63,6 +63,7 @@ export type { KnowledgeRepository } from './knowledge/index.js';
 export type { HostRepository, KnowledgeCvesUpdate } from './hosts.js';
 export {
   concreteName,
+  type CriterionKeys,
   criterionMayMatch,
   keysOf,
   KNOWLEDGE_FEEDS,

@@ -4,11 +4,27 @@
  * (storage `criterionMayMatch`) instead of one SQL statement per name.
  */
 import type { NameLookup } from '../../core/applicability/index-keys.js';
-import type { IndexedCriterion } from '../../core/applicability/types.js';
-import { criterionMayMatch, keysOf, NO_UPPER_LIMIT, scanKeyOf } from '../../storage/index.js';
+import { type CriterionKeys, criterionMayMatch, keysOf, NO_UPPER_LIMIT, scanKeyOf } from '../../storage/index.js';
 
-export interface CandidateRow extends IndexedCriterion {
+export interface CandidateRow extends CriterionKeys {
   cveId: string;
+}
+
+/** Only what lookups read is held (a product's rows stay cached across many names). */
+function slim(row: CandidateRow): CandidateRow {
+  const out: CandidateRow = { cveId: row.cveId };
+  if (row.exactKey !== undefined) out.exactKey = row.exactKey;
+  if (row.startKey !== undefined) {
+    out.startKey = row.startKey;
+    out.startInclusive = row.startInclusive;
+  }
+  if (row.endKey !== undefined) {
+    out.endKey = row.endKey;
+    out.endInclusive = row.endInclusive;
+  }
+  if (row.unbounded) out.unbounded = true;
+  if (row.alwaysCheck) out.alwaysCheck = true;
+  return out;
 }
 
 export class ProductCandidates {
@@ -19,7 +35,7 @@ export class ProductCandidates {
   ) {}
 
   static of(rows: readonly CandidateRow[]): ProductCandidates {
-    const keyed = rows.map((row) => ({ row, scanKey: scanKeyOf(row) }));
+    const keyed = rows.map((row) => ({ row: slim(row), scanKey: scanKeyOf(row) }));
     keyed.sort((a, b) => (a.scanKey < b.scanKey ? -1 : a.scanKey > b.scanKey ? 1 : 0));
     return new ProductCandidates(
       keyed.map((entry) => entry.scanKey),

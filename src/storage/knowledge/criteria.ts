@@ -31,7 +31,13 @@ export const NO_UPPER_LIMIT = '~';
 
 const CRITERIA_CHUNK = 200;
 
-export function scanKeyOf(row: IndexedCriterionRow): string {
+/** What the index contract reads of a criteria row. */
+export type CriterionKeys = Pick<
+  IndexedCriterionRow,
+  'exactKey' | 'startKey' | 'startInclusive' | 'endKey' | 'endInclusive' | 'unbounded' | 'alwaysCheck'
+>;
+
+export function scanKeyOf(row: CriterionKeys): string {
   if (row.alwaysCheck || row.unbounded) return NO_UPPER_LIMIT;
   if (row.startKey !== undefined && row.endKey === undefined) return NO_UPPER_LIMIT;
   const keys = [row.exactKey, row.endKey].filter((k): k is string => k !== undefined);
@@ -54,7 +60,7 @@ interface NameKeys {
 }
 
 /** The index contract for one row and a name's keys (the SQL below says the same). */
-export function criterionMayMatch(row: IndexedCriterionRow, keys: NameKeys | undefined): boolean {
+export function criterionMayMatch(row: CriterionKeys, keys: NameKeys | undefined): boolean {
   if (keys === undefined) return true;
   if (row.alwaysCheck || row.unbounded) return true;
   if (row.exactKey !== undefined && (row.exactKey === keys.raw || row.exactKey === keys.folded)) return true;

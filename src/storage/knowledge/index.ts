@@ -41,7 +41,7 @@ export type * from './types.js';
 export { KNOWLEDGE_FEEDS } from './types.js';
 export type { KnowledgeWrite } from './criteria.js';
 export type { ProductChanges } from './product-changes.js';
-export { criterionMayMatch, keysOf, NO_UPPER_LIMIT, scanKeyOf } from './criteria.js';
+export { type CriterionKeys, criterionMayMatch, keysOf, NO_UPPER_LIMIT, scanKeyOf } from './criteria.js';
 export { concreteName, knowledgeNameOf, parseProductKey, productKey } from './names.js';
 export { inputHash } from './sources.js';
 
