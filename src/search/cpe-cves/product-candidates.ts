@@ -5,6 +5,7 @@
  */
 import type { NameLookup } from '../../core/applicability/index-keys.js';
 import { type CriterionKeys, criterionMayMatch, keysOf, NO_UPPER_LIMIT, scanKeyOf } from '../../storage/index.js';
+import { lowerBound } from './sorted-keys.js';
 
 export interface CandidateRow extends CriterionKeys {
   cveId: string;
@@ -56,23 +57,12 @@ export class ProductCandidates {
     if (keys !== undefined) {
       const lowest = keys.raw < keys.folded ? keys.raw : keys.folded;
       // Every candidate's scan key (its highest matchable key) is at least the name's key.
-      if (lowest < NO_UPPER_LIMIT) first = this.firstAtLeast(lowest);
+      if (lowest < NO_UPPER_LIMIT) first = lowerBound(this.scanKeys, lowest);
     }
     for (let i = first; i < this.rows.length; i++) {
       const row = this.rows[i]!;
       if (criterionMayMatch(row, keys)) cves.add(row.cveId);
     }
     return [...cves].sort();
-  }
-
-  private firstAtLeast(key: string): number {
-    let low = 0;
-    let high = this.scanKeys.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.scanKeys[middle]! < key) low = middle + 1;
-      else high = middle;
-    }
-    return low;
   }
 }

@@ -19,6 +19,7 @@ import type { Slicer } from '../slices.js';
 import { nextFamily } from '../../core/version/family.js';
 import { versionOfWfn } from '../../core/version/cpe-version.js';
 import { versionSortKey } from '../../core/version/sort-key.js';
+import { lowerBound, upperBound } from './sorted-keys.js';
 
 export type { ProductIdentity };
 
@@ -291,30 +292,6 @@ interface SortedBounds {
 function sortedBounds(bounds: Map<string, number[]>): SortedBounds {
   const keys = [...bounds.keys()].sort();
   return { keys, cves: keys.map((key) => bounds.get(key)!) };
-}
-
-/** The first index whose value is > key. */
-function upperBound(sorted: readonly string[], key: string): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! <= key) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-/** The first index whose value is ≥ key. */
-function lowerBound(sorted: readonly string[], key: string): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! < key) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 interface Builder {

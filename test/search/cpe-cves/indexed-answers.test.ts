@@ -10,9 +10,7 @@ import { CpeCveIndex } from '../../../src/search/cpe-cves/cpe-cve-index.js';
 import { cvesOfNames, cvesOfNamesByEvaluation } from '../../../src/services/matching/name-cves.js';
 import { createStorage, type Storage } from '../../../src/storage/index.js';
 import { engineCases } from '../../support/engines.js';
-import { applicability, name, writeOf } from './random-knowledge.js';
-
-const cveId = (i: number) => `CVE-2024-${String(1000 + i)}`;
+import { applicability, changingKnowledge, knowledgeChanges, name, writeOf } from './random-knowledge.js';
 
 describe.each(engineCases())('CVEs of CPE names from per-product structures ($name)', (engine) => {
   let storage: Storage;
@@ -50,26 +48,13 @@ describe.each(engineCases())('CVEs of CPE names from per-product structures ($na
   };
 
   it('equal the evaluation of every candidate criterion, before and after changes', async () => {
-    let written: string[] = [];
+    const run = changingKnowledge(storage);
     await fc.assert(
       fc.asyncProperty(
         fc.array(applicability, { minLength: 1, maxLength: 12 }),
         fc.array(name, { minLength: 1, maxLength: 20 }),
-        fc.array(fc.record({ at: fc.nat(), app: fc.option(applicability, { nil: undefined }) }), { maxLength: 4 }),
-        async (apps, names, changes) => {
-          // Each run replaces the previous run's knowledge: the indexes see it as a change too.
-          if (written.length > 0) await storage.knowledge.remove(written);
-          await storage.knowledge.replace(apps.map((app, i) => writeOf(cveId(i), app)));
-          written = apps.map((_, i) => cveId(i));
-          await expectSameAnswers(names);
-          for (const change of changes) {
-            const id = cveId(change.at % (apps.length + 2));
-            if (change.app) await storage.knowledge.replace([writeOf(id, change.app)]);
-            else await storage.knowledge.remove([id]);
-            if (!written.includes(id)) written.push(id);
-            await expectSameAnswers(names);
-          }
-        },
+        knowledgeChanges,
+        (apps, names, changes) => run(apps, changes, () => expectSameAnswers(names)),
       ),
       { numRuns: engine.name === 'sqlite' ? 150 : 60 },
     );

@@ -11,9 +11,7 @@ import { parseCpe } from '../../../src/core/cpe.js';
 import { CpeCveIndex } from '../../../src/search/cpe-cves/cpe-cve-index.js';
 import { createStorage, type Storage } from '../../../src/storage/index.js';
 import { engineCases } from '../../support/engines.js';
-import { applicability, name, writeOf } from './random-knowledge.js';
-
-const cveId = (i: number) => `CVE-2024-${String(1000 + i)}`;
+import { applicability, changingKnowledge, knowledgeChanges, name } from './random-knowledge.js';
 
 describe.each(engineCases())('candidates from held product rows ($name)', (engine) => {
   let storage: Storage;
@@ -48,25 +46,13 @@ describe.each(engineCases())('candidates from held product rows ($name)', (engin
   };
 
   it('equal the SQL candidates, before and after changes', async () => {
-    let written: string[] = [];
+    const run = changingKnowledge(storage);
     await fc.assert(
       fc.asyncProperty(
         fc.array(applicability, { minLength: 1, maxLength: 12 }),
         fc.array(name, { minLength: 1, maxLength: 20 }),
-        fc.array(fc.record({ at: fc.nat(), app: fc.option(applicability, { nil: undefined }) }), { maxLength: 4 }),
-        async (apps, names, changes) => {
-          if (written.length > 0) await storage.knowledge.remove(written);
-          await storage.knowledge.replace(apps.map((app, i) => writeOf(cveId(i), app)));
-          written = apps.map((_, i) => cveId(i));
-          await expectSameCandidates(names);
-          for (const change of changes) {
-            const id = cveId(change.at % (apps.length + 2));
-            if (change.app) await storage.knowledge.replace([writeOf(id, change.app)]);
-            else await storage.knowledge.remove([id]);
-            if (!written.includes(id)) written.push(id);
-            await expectSameCandidates(names);
-          }
-        },
+        knowledgeChanges,
+        (apps, names, changes) => run(apps, changes, () => expectSameCandidates(names)),
       ),
       { numRuns: engine.name === 'sqlite' ? 100 : 40 },
     );

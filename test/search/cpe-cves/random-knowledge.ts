@@ -14,6 +14,7 @@ import type {
   CveApplicability,
 } from '../../../src/core/applicability/types.js';
 import type { VersionRange } from '../../../src/core/version/range.js';
+import type { Storage } from '../../../src/storage/index.js';
 import type { KnowledgeWrite } from '../../../src/storage/knowledge/index.js';
 
 export const VERSIONS = [
@@ -224,3 +225,34 @@ export const oneCriterion = (criteria: string, endExcluding?: string): Omit<CveA
     },
   ],
 });
+
+const cveIdOf = (i: number) => `CVE-2024-${String(1000 + i)}`;
+
+/** Later changes to random knowledge: a CVE (one written, or a new one) replaced or removed. */
+export const knowledgeChanges = fc.array(
+  fc.record({ at: fc.nat(), app: fc.option(applicability, { nil: undefined }) }),
+  { maxLength: 4 },
+);
+
+type Change = { at: number; app: Omit<CveApplicability, 'cveId'> | undefined };
+
+/**
+ * Property runs over one storage: each run replaces the previous run's knowledge with `apps`
+ * (which the indexes see as a change too), checks, then applies each change and checks again.
+ */
+export function changingKnowledge(storage: Pick<Storage, 'knowledge'>) {
+  let written: string[] = [];
+  return async (apps: Array<Omit<CveApplicability, 'cveId'>>, changes: Change[], check: () => Promise<void>) => {
+    if (written.length > 0) await storage.knowledge.remove(written);
+    await storage.knowledge.replace(apps.map((app, i) => writeOf(cveIdOf(i), app)));
+    written = apps.map((_, i) => cveIdOf(i));
+    await check();
+    for (const change of changes) {
+      const id = cveIdOf(change.at % (apps.length + 2));
+      if (change.app) await storage.knowledge.replace([writeOf(id, change.app)]);
+      else await storage.knowledge.remove([id]);
+      if (!written.includes(id)) written.push(id);
+      await check();
+    }
+  };
+}
