@@ -24,6 +24,7 @@ import {
   servedGenerations,
   sourceCvePage,
 } from './sources.js';
+import { KnowledgeStatistics } from './statistics.js';
 import type {
   CpeAlias,
   CpeNameChange,
@@ -60,7 +61,11 @@ export interface KnowledgeCounts {
  * `generation()`. docs/knowledge.md describes the tables and the index contract.
  */
 export class KnowledgeRepository {
-  constructor(private readonly db: Database) {}
+  private readonly statistics: KnowledgeStatistics;
+
+  constructor(private readonly db: Database) {
+    this.statistics = new KnowledgeStatistics(db);
+  }
 
   /** Moves whenever applicability, names or aliases change. */
   generation(): Promise<number> {
@@ -79,22 +84,26 @@ export class KnowledgeRepository {
    * content hash) in one transaction. Returns the product keys of old and new criteria.
    */
   replace(writes: readonly KnowledgeWrite[]): Promise<KnowledgeChange> {
-    return this.db.transaction(async (tx) => {
-      await lockKnowledge(tx);
-      return replaceKnowledge(
-        tx,
-        writes.map((w) => w.applicability.cveId),
-        writes,
-      );
-    });
+    return this.kept(
+      this.db.transaction(async (tx) => {
+        await lockKnowledge(tx);
+        return replaceKnowledge(
+          tx,
+          writes.map((w) => w.applicability.cveId),
+          writes,
+        );
+      }),
+    );
   }
 
   /** Removes the knowledge of these CVEs. */
   remove(cveIds: readonly string[]): Promise<KnowledgeChange> {
-    return this.db.transaction(async (tx) => {
-      await lockKnowledge(tx);
-      return replaceKnowledge(tx, cveIds, []);
-    });
+    return this.kept(
+      this.db.transaction(async (tx) => {
+        await lockKnowledge(tx);
+        return replaceKnowledge(tx, cveIds, []);
+      }),
+    );
   }
 
   /**
@@ -106,7 +115,14 @@ export class KnowledgeRepository {
     deriver: KnowledgeDeriver,
     options: { force?: boolean } = {},
   ): Promise<KnowledgeChange> {
-    return refreshCves(this.db, cveIds, deriver, options);
+    return this.kept(refreshCves(this.db, cveIds, deriver, options));
+  }
+
+  /** The change, once the planner's statistics have followed it. */
+  private async kept(writing: Promise<KnowledgeChange>): Promise<KnowledgeChange> {
+    const change = await writing;
+    await this.statistics.wrote(change);
+    return change;
   }
 
   /** CVE ids (sorted) with a criterion that may match one of the names, per the index contract. */
