@@ -15,7 +15,7 @@ import { hostLookupOf, productKeyOf, type NameLookup } from '../../core/applicab
 import type { ContextCpe, CveApplicability, CveEvidence } from '../../core/applicability/types.js';
 import type { ContextMatch, CveMatcher, MatchContext } from '../../core/matching.js';
 import { takeTurn } from '../../search/loop-turns.js';
-import { LruCache } from './lru.js';
+import { LruCache } from '../../core/lru.js';
 import { VersionLists } from './version-lists.js';
 
 /** A concrete name as the criteria index looks it up for a host (core: hostLookupOf). */

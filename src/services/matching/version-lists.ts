@@ -14,7 +14,7 @@ import { plainVersion } from '../../core/version/cve5-single-index.js';
 import { versionOfWfn } from '../../core/version/cpe-version.js';
 import { versionSortKey } from '../../core/version/sort-key.js';
 import { IntervalStabbing, type KeyInterval } from '../../search/cpe-cves/interval-stabbing.js';
-import { LruCache } from './lru.js';
+import { LruCache } from '../../core/lru.js';
 
 interface Listed {
   cve: string;

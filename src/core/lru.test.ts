@@ -1,6 +1,6 @@
-/** The matcher's bounded caches: by entry count, or by estimated bytes, entries not read recently out first. */
+/** Bounded caches: by entry count, or by estimated bytes, entries not read recently out first. */
 import { describe, expect, it } from 'vitest';
-import { LruCache } from '../../src/services/matching/lru.js';
+import { LruCache } from './lru.js';
 
 type Step = ['set', string, number] | ['get', string];
 
