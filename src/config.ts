@@ -28,6 +28,13 @@ export interface Config {
   secret?: string;
   /** How often the server's index polls the change log (ms). */
   indexPollMs: number;
+  /**
+   * Where the server keeps the snapshot of its target-intel index, to restart without a full build
+   * (VULNSCOPE_SNAPSHOT_DIR; `off`: none). Default: beside the SQLite file, ./data for PostgreSQL.
+   */
+  snapshotDir?: string;
+  /** A changed index is written to its snapshot at most once per this (ms), and at shutdown; 0: only at shutdown. */
+  snapshotIntervalMs: number;
   /** How often the in-server sweeper expires old observations (ms). */
   sweepIntervalMs: number;
   /** How often the sweeping server looks for knowledge changes whose records need re-mapping (ms). */
@@ -117,8 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     /\/+$/,
     '',
   );
+  const database = parseDatabaseUrl(pick(overrides.databaseUrl, 'VULNSCOPE_DATABASE_URL') ?? DEFAULT_DATABASE);
   return {
-    database: parseDatabaseUrl(pick(overrides.databaseUrl, 'VULNSCOPE_DATABASE_URL') ?? DEFAULT_DATABASE),
+    database,
     host,
     port,
     publicUrl,
@@ -141,6 +149,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     ...serviceProbesOf(nonEmpty(env.VULNSCOPE_NMAP_SERVICE_PROBES)),
     secret: nonEmpty(env.VULNSCOPE_SECRET),
     indexPollMs: integer(nonEmpty(env.VULNSCOPE_INDEX_POLL_MS) ?? '250', 'VULNSCOPE_INDEX_POLL_MS', 10, 60_000),
+    ...snapshotDirOf(nonEmpty(env.VULNSCOPE_SNAPSHOT_DIR), database),
+    snapshotIntervalMs: named('VULNSCOPE_SNAPSHOT_INTERVAL', () =>
+      parseInterval(nonEmpty(env.VULNSCOPE_SNAPSHOT_INTERVAL) ?? '10m'),
+    ),
     sweepIntervalMs: integer(
       nonEmpty(env.VULNSCOPE_SWEEP_INTERVAL_MS) ?? '60000',
       'VULNSCOPE_SWEEP_INTERVAL_MS',
@@ -176,6 +188,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     cvelistUrl: httpUrl(nonEmpty(env.VULNSCOPE_CVELIST_URL) ?? DEFAULT_CVELIST_URL, 'VULNSCOPE_CVELIST_URL'),
     ...(nonEmpty(env.VULNSCOPE_STATUS_TOKEN) ? { statusToken: nonEmpty(env.VULNSCOPE_STATUS_TOKEN) } : {}),
   };
+}
+
+/** A directory, `off`, or unset: beside the SQLite file (none for an in-memory one), else ./data. */
+function snapshotDirOf(value: string | undefined, database: DatabaseConfig): { snapshotDir?: string } {
+  if (value === 'off') return {};
+  if (value !== undefined) return { snapshotDir: path.resolve(value) };
+  if (database.engine === 'postgres') return { snapshotDir: path.resolve('./data') };
+  return database.file === ':memory:' ? {} : { snapshotDir: path.dirname(database.file) };
 }
 
 /** Where Debian's (and nmap's own) packages install the service-probe file. */

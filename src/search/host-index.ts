@@ -13,6 +13,8 @@ import { BucketKind } from './bucket-kind.js';
 import { familyTerm, Postings } from './postings.js';
 import { RecordTerms } from './record-terms.js';
 import { TermGroups } from './term-groups.js';
+import type { SnapshotIn, SnapshotOut } from './snapshot/codec.js';
+import { SnapshotCorrupt } from './snapshot/frames.js';
 
 export const HOUR_MS = 3_600_000;
 
@@ -25,7 +27,7 @@ export const HOUR_MS = 3_600_000;
  */
 export class HostIndex {
   private readonly postings = new Postings();
-  private readonly live = new RoaringBitmap32();
+  private live = new RoaringBitmap32();
   private readonly observedAt = float64Column();
   private readonly dateAdded = float64Column();
   private readonly ipv4 = uint32Column();
@@ -283,6 +285,64 @@ export class HostIndex {
       matching.free();
       for (const part of parts) this.release(part);
     }
+  }
+
+  /**
+   * Writes the index (not its record of recent changes: a cursor older than the snapshot is
+   * checked against the change-sequence column instead). The index must not change meanwhile.
+   */
+  async saveTo(out: SnapshotOut): Promise<void> {
+    if (this.pendingLive) throw new Error('an index is saved outside bulk loading');
+    const limit = this.live.isEmpty ? 0 : this.live.maximum() + 1;
+    await out.numbers([limit]);
+    await out.bitmaps(1, [[0, this.live]]);
+    for (const column of this.columns()) await column.saveTo(out, limit);
+    const ipv6 = new Uint32Array(this.ipv6.size * 5);
+    let at = 0;
+    for (const [id, value] of this.ipv6) {
+      ipv6[at++] = id;
+      for (let shift = 96n; shift >= 0n; shift -= 32n) ipv6[at++] = Number((value >> shift) & 0xffffffffn);
+    }
+    await out.array(ipv6);
+    await this.postings.saveTo(out);
+    await this.termGroups.saveTo(out);
+    await this.hostnames.saveTo(out, limit);
+  }
+
+  /** Reads what saveTo wrote into this empty index. */
+  async loadFrom(input: SnapshotIn): Promise<void> {
+    await input.number();
+    await input.bitmaps((_, live) => (this.live = live));
+    for (const column of this.columns()) await column.loadFrom(input);
+    const { array: ipv6 } = await input.array((length) => new Uint32Array(length));
+    if (ipv6.length % 5 !== 0) throw new SnapshotCorrupt('IPv6 column of a wrong size');
+    for (let at = 0; at < ipv6.length; at += 5) {
+      let value = 0n;
+      for (let word = 1; word <= 4; word++) value = (value << 32n) | BigInt(ipv6[at + word]!);
+      this.ipv6.set(ipv6[at]!, value);
+    }
+    await this.postings.loadFrom(input);
+    await this.termGroups.loadFrom(input);
+    await this.hostnames.loadFrom(input);
+    for (let termId = 0; this.postings.hasTerm(termId); termId++) {
+      const name = this.postings.nameOf(termId);
+      if (name.startsWith('fp:') && this.postings.isLive(termId)) this.recordTerms.restoreIdentity(name.slice(3));
+    }
+    this.recordTerms.numberListsAbove(this.termGroups.highestKeyNumber);
+  }
+
+  /** The per-record columns, in the order a snapshot holds them. */
+  private columns(): GrowableColumn<Float64Array | Uint32Array | Uint16Array | Uint8Array>[] {
+    return [
+      this.observedAt,
+      this.dateAdded,
+      this.ipv4,
+      this.ipIsV6,
+      this.port,
+      this.changeSeq,
+      this.listGroup,
+      this.placeGroup,
+    ];
   }
 
   /** Sort key of a record (for cursors). */

@@ -2,6 +2,8 @@ import { removeAll, RoaringBitmap32, type Bitmap } from './bitmap.js';
 import { ScratchIds, uint32Column } from './columns.js';
 import { byteTrigrams, NameArena, utf8 } from './name-arena.js';
 import { RecentSearches } from './recent-searches.js';
+import type { SnapshotIn, SnapshotOut } from './snapshot/codec.js';
+import { SnapshotCorrupt } from './snapshot/frames.js';
 
 /**
  * Hostname substring and suffix search. Each distinct hostname gets a small id; a trigram index
@@ -243,6 +245,39 @@ export class HostnameIndex {
     let total = 0;
     for (const bitmap of this.trigrams.values()) total += bitmap.getSerializationSizeInBytes(false);
     return total + this.arena.byteLength;
+  }
+
+  /** Writes everything but the remembered searches; `recordLimit` is above every record id. */
+  async saveTo(out: SnapshotOut, recordLimit: number): Promise<void> {
+    if (this.batch) throw new Error('a hostname index is saved between batches');
+    await this.arena.saveTo(out);
+    await out.array(Uint32Array.from(this.freeIds));
+    await out.bitmaps(this.trigrams.size, this.trigrams);
+    await this.soleRecord.saveTo(out, this.arena.highestId + 1);
+    await this.hostnameOfRecord.saveTo(out, recordLimit);
+    const shared: number[] = [];
+    for (const [id, records] of this.shared) {
+      shared.push(id, records.size);
+      for (const record of records) shared.push(record);
+    }
+    await out.array(Uint32Array.from(shared));
+  }
+
+  /** Reads what saveTo wrote into this empty index. */
+  async loadFrom(input: SnapshotIn): Promise<void> {
+    await this.arena.loadFrom(input);
+    for (const id of (await input.array((length) => new Uint32Array(length))).array) this.freeIds.push(id);
+    await input.bitmaps((trigram, bitmap) => this.trigrams.set(trigram, bitmap));
+    await this.soleRecord.loadFrom(input);
+    await this.hostnameOfRecord.loadFrom(input);
+    const { array: shared } = await input.array((length) => new Uint32Array(length));
+    for (let at = 0; at < shared.length; ) {
+      const id = shared[at]!;
+      const count = shared[at + 1] ?? 0;
+      if (at + 2 + count > shared.length) throw new SnapshotCorrupt('shared hostnames inconsistent');
+      this.shared.set(id, new Set(shared.subarray(at + 2, at + 2 + count)));
+      at += 2 + count;
+    }
   }
 
   /** Hostname ids that may match any alternative; undefined when some alternative is too short to narrow. */

@@ -1,3 +1,6 @@
+import type { SnapshotIn, SnapshotOut } from './snapshot/codec.js';
+import { SnapshotCorrupt } from './snapshot/frames.js';
+
 /**
  * An open-addressing hash table of small positive ids (linear probing, at most half full, 0 = empty
  * slot), for tables whose keys live elsewhere in typed arrays: the caller gives each id's hash and
@@ -56,6 +59,22 @@ export class IdSlots {
 
   get byteLength(): number {
     return this.slots.byteLength;
+  }
+
+  async saveTo(out: SnapshotOut): Promise<void> {
+    await out.numbers([this.count]);
+    await out.array(this.slots);
+  }
+
+  async loadFrom(input: SnapshotIn): Promise<void> {
+    const count = await input.number();
+    const { array } = await input.array((length) => new Uint32Array(length));
+    // Probing masks with the length, which must be a power of two, and a run must end in an empty slot.
+    if (array.length < 2 || (array.length & (array.length - 1)) !== 0 || count * 2 > array.length) {
+      throw new SnapshotCorrupt('hash table of a wrong size');
+    }
+    this.slots = array;
+    this.count = count;
   }
 
   private rehash(size: number): void {

@@ -1,6 +1,12 @@
 import type { HostRepository } from '../storage/index.js';
 import { Announcements } from './announcements.js';
 import { HostIndex } from './host-index.js';
+import {
+  readHostIndexSnapshot,
+  writeHostIndexSnapshot,
+  type SnapshotIdentity,
+  type SnapshotWritten,
+} from './snapshot/host-index-file.js';
 
 export interface IndexStatus {
   records: number;
@@ -10,12 +16,26 @@ export interface IndexStatus {
   buildMs?: number;
   /** Whether commits are announced to this index (PostgreSQL), so queries read the log only after one. */
   listening: boolean;
+  snapshot?: SnapshotStatus;
+}
+
+export interface SnapshotStatus {
+  /** How the index started: read from the snapshot, or built from the database and why. */
+  start?: { loaded: true; seq: number; ms: number } | { loaded: false; reason: string };
+  lastWritten?: SnapshotWritten & { at: number };
+}
+
+/** Where the index is persisted, and what a snapshot must match to be used. */
+export interface SnapshotSettings {
+  file: string;
+  identity(): Promise<SnapshotIdentity>;
 }
 
 const SCAN_BATCH = 5000;
 /** How old the reported memory figure may get before it is measured again, in the background. */
 const MEMORY_MAX_AGE_MS = 60_000;
 const CHANGE_BATCH = 5000;
+const noop = () => {};
 
 /**
  * Keeps a HostIndex equal to the database: built by scanning the records at start, then kept
@@ -35,23 +55,118 @@ export class IndexSync {
   private memory = { bytes: 0, at: 0 };
   private measuringMemory = false;
 
-  constructor(private readonly hosts: HostRepository) {
+  /** While a snapshot is written: the index holds still, changes wait, queries read it as it is. */
+  private writing: Promise<SnapshotWritten> | undefined;
+  private snapshotTimer: NodeJS.Timeout | undefined;
+  /** The change-log position of the newest snapshot on disk (read or written by this process). */
+  private savedSeq: number | undefined;
+  private writesSnapshots = false;
+  private onSnapshotError: (error: unknown) => void = () => {};
+  private readonly snapshotStatus: SnapshotStatus = {};
+
+  constructor(
+    private readonly hosts: HostRepository,
+    private readonly snapshot?: SnapshotSettings,
+  ) {
     this.announcements = new Announcements((handlers) => hosts.watchChanges(handlers));
   }
 
-  /** Full build from the records (the change log position is read first so nothing is missed). */
+  /**
+   * Makes the index: read from the snapshot when there is a usable one, else built from the
+   * records (the change log position is read first so nothing is missed); then the log is applied.
+   */
   async build(): Promise<void> {
     const started = performance.now();
-    await this.loadAll();
+    if (!(await this.loadSnapshot())) await this.loadAll();
     this.buildMs = performance.now() - started;
     await this.refresh();
+  }
+
+  /** Reads the snapshot if it is usable; records how the index started either way. */
+  private async loadSnapshot(): Promise<boolean> {
+    if (!this.snapshot) return false;
+    const started = performance.now();
+    const read = await readHostIndexSnapshot(this.snapshot.file, await this.snapshot.identity(), (header) =>
+      this.logGapAfter(header.seq),
+    );
+    if ('rejected' in read) {
+      this.snapshotStatus.start = { loaded: false, reason: read.rejected };
+      return false;
+    }
+    this.index = read.index;
+    this.appliedSeq = read.header.seq;
+    this.savedSeq = read.header.seq;
+    this.memory = { bytes: this.index.memoryBytes(), at: Date.now() };
+    this.snapshotStatus.start = { loaded: true, seq: read.header.seq, ms: performance.now() - started };
+    return true;
+  }
+
+  /** Why the change log cannot bring an index at `seq` up to date, if it cannot. */
+  private async logGapAfter(seq: number): Promise<string | undefined> {
+    const latest = await this.hosts.latestChangeSeq();
+    if (latest < seq) return `snapshot at change ${seq} is ahead of the change log (at ${latest})`;
+    if (latest === seq) return undefined;
+    const oldest = await this.hosts.oldestChangeSeq();
+    if (oldest !== undefined && oldest > seq + 1) {
+      return `the change log was trimmed past the snapshot (snapshot at ${seq}, log from ${oldest})`;
+    }
+    return undefined;
+  }
+
+  /**
+   * Writes the index to the snapshot file (at most one write at a time; the index waits for a
+   * refresh in progress, and changes wait for the write). Undefined without a snapshot file.
+   */
+  async saveSnapshot(): Promise<SnapshotWritten | undefined> {
+    const snapshot = this.snapshot;
+    if (!snapshot) return undefined;
+    for (;;) {
+      if (this.writing) return this.writing;
+      if (!this.refreshing) break;
+      await this.refreshing.catch(() => {});
+    }
+    const index = this.index;
+    const seq = this.appliedSeq;
+    this.writing = snapshot
+      .identity()
+      .then((identity) => writeHostIndexSnapshot(snapshot.file, index, identity, seq))
+      .then((written) => {
+        this.savedSeq = written.seq;
+        this.snapshotStatus.lastWritten = { ...written, at: Date.now() };
+        return written;
+      })
+      .finally(() => {
+        this.writing = undefined;
+      });
+    return this.writing;
+  }
+
+  /**
+   * Writes a snapshot every `intervalMs` (0: never) when the index moved since the last one, and
+   * one more at stop(). One process per database should (the others only read it at start).
+   */
+  startSnapshots(intervalMs: number, onError: (error: unknown) => void): void {
+    if (!this.snapshot) return;
+    this.writesSnapshots = true;
+    this.onSnapshotError = onError;
+    clearTimeout(this.snapshotTimer);
+    if (intervalMs === 0) return;
+    const tick = () => {
+      const due = this.appliedSeq !== this.savedSeq ? this.saveSnapshot() : Promise.resolve(undefined);
+      due.catch(onError).finally(() => {
+        if (this.snapshotTimer) this.snapshotTimer = setTimeout(tick, intervalMs).unref();
+      });
+    };
+    this.snapshotTimer = setTimeout(tick, intervalMs).unref();
   }
 
   /** Applies every change committed since the last refresh. Concurrent callers share one run. */
   refresh(): Promise<void> {
     if (!this.refreshing) {
       this.announcements.readStarted();
-      this.refreshing = this.applyChanges()
+      const writing = this.writing;
+      this.refreshing = (writing ? writing.then(noop, noop) : Promise.resolve())
+        .then(() => this.applyChanges())
         .catch((error: unknown) => {
           this.announcements.markPending();
           throw error;
@@ -68,7 +183,8 @@ export class IndexSync {
    * announced since the last read (on PostgreSQL that spares every query a round trip).
    */
   catchUp(): Promise<void> {
-    return this.announcements.quiet ? Promise.resolve() : this.refresh();
+    // During a snapshot write queries are answered from the index as it is, rather than wait.
+    return this.announcements.quiet || this.writing ? Promise.resolve() : this.refresh();
   }
 
   /** Listens for announced commits, where storage announces them (PostgreSQL). */
@@ -89,10 +205,21 @@ export class IndexSync {
     this.timer = setTimeout(tick, intervalMs);
   }
 
-  /** Stops polling and listening. */
+  /** Stops polling and listening; a process that writes snapshots writes a last one if the index moved. */
   async stop(): Promise<void> {
     this.stopPolling();
     await this.announcements.stop();
+    clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = undefined;
+    if (!this.writesSnapshots) return;
+    this.writesSnapshots = false;
+    try {
+      await this.refresh().catch(noop); // the snapshot can only be as current as the database lets it
+      if (this.appliedSeq !== this.savedSeq) await this.saveSnapshot();
+      else await this.writing;
+    } catch (error) {
+      this.onSnapshotError(error);
+    }
   }
 
   private stopPolling(): void {
@@ -108,6 +235,7 @@ export class IndexSync {
       memoryBytes: this.memoryBytes(),
       buildMs: this.buildMs,
       listening: this.announcements.active,
+      ...(this.snapshot ? { snapshot: this.snapshotStatus } : {}),
     };
   }
 

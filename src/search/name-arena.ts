@@ -1,5 +1,7 @@
 import { uint32Column } from './columns.js';
 import { IdSlots } from './id-slots.js';
+import type { SnapshotIn, SnapshotOut } from './snapshot/codec.js';
+import { SnapshotCorrupt } from './snapshot/frames.js';
 
 const encoder = new TextEncoder();
 
@@ -107,6 +109,26 @@ export class NameArena {
 
   get byteLength(): number {
     return this.bytes.byteLength + this.slots.byteLength + this.start.bytes + this.length.bytes + this.hashOf.bytes;
+  }
+
+  async saveTo(out: SnapshotOut): Promise<void> {
+    await out.numbers([this.used, this.garbage, this.highest]);
+    await out.array(this.bytes, this.used);
+    for (const column of [this.start, this.length, this.hashOf]) await column.saveTo(out, this.highest + 1);
+    await this.slots.saveTo(out);
+  }
+
+  async loadFrom(input: SnapshotIn): Promise<void> {
+    const [used = 0, garbage = 0, highest = 0] = await input.numbers(3);
+    const room = (length: number) => Math.max(1 << 16, Math.ceil(length * 1.25));
+    const { array, length } = await input.array((size) => new Uint8Array(size), room);
+    if (length !== used) throw new SnapshotCorrupt('name bytes of a wrong length');
+    this.bytes = array;
+    this.used = used;
+    this.garbage = garbage;
+    this.highest = highest;
+    for (const column of [this.start, this.length, this.hashOf]) await column.loadFrom(input);
+    await this.slots.loadFrom(input);
   }
 
   private equals(id: number, other: Uint8Array, length: number): boolean {

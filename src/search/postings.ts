@@ -1,6 +1,8 @@
 import { removeAll, RoaringBitmap32, type Bitmap } from './bitmap.js';
 import type { BucketKind } from './bucket-kind.js';
 import { yieldToLoop } from './slices.js';
+import type { SnapshotIn, SnapshotOut } from './snapshot/codec.js';
+import { SnapshotCorrupt } from './snapshot/frames.js';
 
 /**
  * Term → bitmap of record ids. Terms are interned to small ids so a record's term list is a
@@ -136,6 +138,11 @@ export class Postings {
     return this.bitmaps[termId] !== undefined;
   }
 
+  /** Whether the id was ever handed out. */
+  hasTerm(termId: number): boolean {
+    return termId < this.names.length;
+  }
+
   nameOf(termId: number): string {
     return this.names[termId]!;
   }
@@ -152,6 +159,40 @@ export class Postings {
       this.families.set(kind, family);
     }
     return family;
+  }
+
+  /** Every term name (ids are positions, kept as they are) and the bitmaps of the live ones. */
+  async saveTo(out: SnapshotOut): Promise<void> {
+    if (this.pending) throw new Error('postings are saved outside bulk loading');
+    await out.strings(this.names);
+    let live = 0;
+    for (const bitmap of this.bitmaps) if (bitmap) live++;
+    await out.bitmaps(live, this.liveEntries());
+  }
+
+  private *liveEntries(): Iterable<[number, Bitmap]> {
+    for (let id = 0; id < this.bitmaps.length; id++) {
+      const bitmap = this.bitmaps[id];
+      if (bitmap) yield [id, bitmap];
+    }
+  }
+
+  /** Reads what saveTo wrote into these empty postings. */
+  async loadFrom(input: SnapshotIn): Promise<void> {
+    const names = await input.strings();
+    for (const name of names) {
+      if (this.ids.has(name)) throw new SnapshotCorrupt('a term name repeats');
+      this.ids.set(name, this.names.length);
+      this.names.push(name);
+      this.bitmaps.push(undefined);
+    }
+    await input.bitmaps((id, bitmap) => {
+      if (id >= names.length || this.bitmaps[id]) throw new SnapshotCorrupt('a bitmap of no term');
+      this.bitmaps[id] = bitmap;
+      this.lists.add(bitmap);
+      const family = familyOf(names[id]!);
+      if (family) this.family(family.kind).addKey(family.key);
+    });
   }
 
   /** Memory held by the bitmaps (serialised size, a close proxy). */

@@ -146,23 +146,35 @@ export class RecordTerms {
     const cpe = fp.cpe?.toLowerCase() ?? '';
     if (!vendor && !product && !version && !cpe) return undefined;
     const key = JSON.stringify([vendor, product, version, cpe]);
-    let identity = this.identities.get(key);
-    if (!identity) {
-      // The fp: term comes first: its liveness says whether the identity is in the catalog.
-      const names = [`fp:${key}`];
-      if (vendor) names.push(`v:${vendor}`);
-      if (product) names.push(`p:${product}`);
-      if (version) names.push(`ver:${version}`);
-      identity = {
-        vendor,
-        product,
-        version,
-        cpe: cpe ? tryParseCpe(cpe) : undefined,
-        termIds: names.map((name) => this.postings.intern(name)),
-      };
-      this.identities.add(key, identity);
-    }
-    return { key, identity };
+    return { key, identity: this.identities.get(key) ?? this.catalogued(key, vendor, product, version, cpe) };
+  }
+
+  /** Puts the identity of a live `fp:` term's key back in the catalog (an index read from a snapshot). */
+  restoreIdentity(key: string): void {
+    const [vendor, product, version, cpe] = JSON.parse(key) as [string, string, string, string];
+    this.catalogued(key, vendor, product, version, cpe);
+  }
+
+  /** New list numbers start above `highest` (the numbers held by term groups read from a snapshot). */
+  numberListsAbove(highest: number): void {
+    this.nextListId = Math.max(this.nextListId, highest + 1);
+  }
+
+  private catalogued(key: string, vendor: string, product: string, version: string, cpe: string): Identity {
+    // The fp: term comes first: its liveness says whether the identity is in the catalog.
+    const names = [`fp:${key}`];
+    if (vendor) names.push(`v:${vendor}`);
+    if (product) names.push(`p:${product}`);
+    if (version) names.push(`ver:${version}`);
+    const identity: Identity = {
+      vendor,
+      product,
+      version,
+      cpe: cpe ? tryParseCpe(cpe) : undefined,
+      termIds: names.map((name) => this.postings.intern(name)),
+    };
+    this.identities.add(key, identity);
+    return identity;
   }
 }
 

@@ -1,5 +1,7 @@
 import { IdSlots } from './id-slots.js';
 import type { KeyedTerms } from './record-terms.js';
+import type { SnapshotIn, SnapshotOut } from './snapshot/codec.js';
+import { SnapshotCorrupt } from './snapshot/frames.js';
 
 /**
  * Distinct term-id lists shared by the records that hold them, counted so a list no record holds is
@@ -20,6 +22,8 @@ export class TermGroups {
   private readonly slots = new IdSlots((id) => this.hashOfGroup(id));
   private readonly freeIds: number[] = [];
   private termBytes = 0;
+  /** Marks a free group id among the saved term-list lengths. */
+  private static readonly FREE = 0xffffffff;
 
   /** The group of `termIds` under `key` (equal exactly when the term lists are), counting one more holder. */
   acquire({ key, termIds }: KeyedTerms): number {
@@ -75,6 +79,72 @@ export class TermGroups {
     return (
       this.termBytes + this.terms.length * 108 + this.keys.byteLength + this.holders.byteLength + this.slots.byteLength
     );
+  }
+
+  /** The highest list id any key holds (RecordTerms numbers new lists above it). */
+  get highestKeyNumber(): number {
+    let highest = 0;
+    for (let id = 1; id < this.terms.length; id++) {
+      if (!this.terms[id]) continue;
+      for (let k = 0; k < 3; k++) highest = Math.max(highest, this.keys[id * 4 + k]!);
+    }
+    return highest;
+  }
+
+  async saveTo(out: SnapshotOut): Promise<void> {
+    const lengths = new Uint32Array(this.terms.length);
+    let total = 0;
+    for (let id = 1; id < this.terms.length; id++) total += this.terms[id]?.length ?? 0;
+    const terms = new Uint32Array(total);
+    let at = 0;
+    for (let id = 1; id < this.terms.length; id++) {
+      const list = this.terms[id];
+      lengths[id] = list ? list.length : TermGroups.FREE;
+      if (list) terms.set(list, at);
+      at += list?.length ?? 0;
+    }
+    await out.array(lengths);
+    await out.array(terms);
+    await out.array(this.keys, this.terms.length * 4);
+    await out.array(this.holders, this.terms.length);
+    await this.slots.saveTo(out);
+  }
+
+  /** Reads what saveTo wrote into this empty table. */
+  async loadFrom(input: SnapshotIn): Promise<void> {
+    const { array: lengths } = await input.array((length) => new Uint32Array(length));
+    const { array: terms } = await input.array((length) => new Uint32Array(length));
+    // Four key numbers per holder count, as ensureIdCapacity keeps them.
+    this.keys = (
+      await input.array(
+        (length) => new Int32Array(length),
+        (length) => Math.max(length, 4 * 1024),
+      )
+    ).array;
+    this.holders = (
+      await input.array(
+        (length) => new Uint32Array(length),
+        (length) => Math.max(length, 1024),
+      )
+    ).array;
+    await this.slots.loadFrom(input);
+    let at = 0;
+    for (let id = 1; id < lengths.length; id++) {
+      const length = lengths[id]!;
+      if (length === TermGroups.FREE) {
+        this.terms[id] = undefined;
+        this.freeIds.push(id);
+        continue;
+      }
+      if (at + length > terms.length) throw new SnapshotCorrupt('term groups inconsistent');
+      const list = terms.slice(at, at + length);
+      at += length;
+      this.terms[id] = list;
+      this.termBytes += list.byteLength;
+    }
+    if (at !== terms.length || this.keys.length < lengths.length * 4 || this.holders.length < lengths.length) {
+      throw new SnapshotCorrupt('term groups inconsistent');
+    }
   }
 
   private hashOfGroup(id: number): number {

@@ -9,6 +9,7 @@ import { cpeCveIndexOf } from '../services/matching/name-cves.js';
 import { CpeNameIndex } from '../search/cpe-names/index.js';
 import { AdvisoryIndex } from '../search/advisories/advisory-index.js';
 import { IndexSync } from '../search/index-sync.js';
+import { hostIndexSnapshot } from '../search/snapshot/settings.js';
 import { createStorage, type Storage } from '../storage/index.js';
 import { buildApp, type AppOptions } from './app.js';
 import type { AppContext } from './context.js';
@@ -17,7 +18,8 @@ import { TokenAuthenticator } from './token-auth.js';
 export async function createContext(config: Config, storage?: Storage): Promise<AppContext> {
   const store = storage ?? (await createStorage(config.database));
   try {
-    const hostIndex = new IndexSync(store.hosts);
+    const snapshot = config.snapshotDir ? hostIndexSnapshot(config.snapshotDir, config.database, store) : undefined;
+    const hostIndex = new IndexSync(store.hosts, snapshot);
     await hostIndex.build();
     const cpeNames = new CpeNameIndex(store.knowledge);
     await cpeNames.build();
@@ -79,6 +81,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     app = built;
     const logError = (what: string) => (error: unknown) => built.log.error({ err: error }, what);
     context.hostIndex.start(config.indexPollMs, logError('index refresh failed'));
+    const { start } = context.hostIndex.status().snapshot ?? {};
+    if (start) built.log.info(start, start.loaded ? 'index read from its snapshot' : 'index built: snapshot not used');
     context.cpeNames?.start(config.indexPollMs, logError('CPE name index refresh failed'));
     await context.hostIndex.listen(logError('listening for change-log commits failed'));
     await context.advisoryIndex?.listen(logError('listening for advisory feed switches failed'));
@@ -93,6 +97,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       if (summary.expired > 0) built.log.info(summary, 'expired observations');
     };
     const sweeps = options.sweeper !== false;
+    if (sweeps) context.hostIndex.startSnapshots(config.snapshotIntervalMs, logError('index snapshot write failed'));
     sweeper = sweeps
       ? setInterval(() => sweep().catch(logError('expiry sweep failed')), config.sweepIntervalMs)
       : undefined;

@@ -87,6 +87,6 @@ export {
   type ProductCounts,
   type ProductIdentity,
 } from './knowledge/product-criteria.js';
-export { migrate } from './migrations.js';
+export { migrate, SCHEMA_VERSION } from './migrations.js';
 export { deleteSetting, getSetting, putSetting } from './settings.js';
 export type { TokenRepository } from './tokens.js';

@@ -308,6 +308,9 @@ export const MIGRATIONS: Migration[] = [
   },
 ];
 
+/** The migration a database opened by this code is at (what snapshots of derived data are tied to). */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.id;
+
 async function markRulesOfEmptyDatabase(tx: Sql): Promise<void> {
   if (await tx.get(`SELECT id FROM hosts LIMIT 1`)) return;
   await tx.run(`INSERT INTO settings (key, value) VALUES ('matching_rules', ?) ON CONFLICT (key) DO NOTHING`, [

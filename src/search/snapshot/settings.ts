@@ -1,0 +1,27 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { DatabaseConfig } from '../../config.js';
+import { SCHEMA_VERSION, type Storage } from '../../storage/index.js';
+import type { SnapshotSettings } from '../index-sync.js';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * The host index snapshot of `database` in `dir`: one file per database (several databases may
+ * share a directory), tied to the storage schema and to the database's own secret, by a hash.
+ */
+export function hostIndexSnapshot(dir: string, database: DatabaseConfig, storage: Storage): SnapshotSettings {
+  const location =
+    database.engine === 'sqlite' ? database.file : `${withoutPassword(database.url)}#${database.schema ?? ''}`;
+  return {
+    file: path.join(dir, `host-index-${sha256(location).slice(0, 16)}.snapshot`),
+    identity: async () => ({
+      schema: SCHEMA_VERSION,
+      database: sha256(`vulnscope host index snapshot\n${await storage.secret()}`),
+    }),
+  };
+}
+
+function withoutPassword(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1@');
+}
