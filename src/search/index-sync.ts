@@ -121,7 +121,7 @@ export class IndexSync {
     const snapshot = this.snapshot;
     if (!snapshot) return undefined;
     for (;;) {
-      if (this.writing) return this.writing;
+      if (this.writing !== undefined) return this.writing;
       if (!this.refreshing) break;
       await this.refreshing.catch(() => {});
     }
@@ -165,7 +165,7 @@ export class IndexSync {
     if (!this.refreshing) {
       this.announcements.readStarted();
       const writing = this.writing;
-      this.refreshing = (writing ? writing.then(noop, noop) : Promise.resolve())
+      this.refreshing = (writing !== undefined ? writing.then(noop, noop) : Promise.resolve())
         .then(() => this.applyChanges())
         .catch((error: unknown) => {
           this.announcements.markPending();
@@ -184,7 +184,7 @@ export class IndexSync {
    */
   catchUp(): Promise<void> {
     // During a snapshot write queries are answered from the index as it is, rather than wait.
-    return this.announcements.quiet || this.writing ? Promise.resolve() : this.refresh();
+    return this.announcements.quiet || this.writing !== undefined ? Promise.resolve() : this.refresh();
   }
 
   /** Listens for announced commits, where storage announces them (PostgreSQL). */
