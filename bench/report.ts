@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ChildCpu, ServerCpu } from './cpu-time.js';
 import type { LoadResult } from './http-load.js';
+import type { RestartFigures } from './restart.js';
 
 /** CPU seconds used during an upsert round: by the ingest process, and by the server until every worker had applied it. */
 export interface UpkeepCpu {
@@ -56,6 +57,8 @@ export interface BenchResult {
     };
   };
   floor: { c1: LoadResult; c32: LoadResult };
+  /** What a restart costs with and without the index snapshot (absent in older results). */
+  restart?: RestartFigures;
   queries: QueryFigures[];
   walk: {
     params: Record<string, string>;
@@ -199,6 +202,7 @@ export function renderMarkdown(r: BenchResult, other?: BenchResult): string {
       : []),
     `| committed ingest → visible through the API | ${ms(r.upkeep.ingestToVisibleMs)} ms |`,
     '',
+    ...(r.restart ? restartLines(r.restart, r.serverWorkers) : []),
     ...(r.ingest.reused
       ? [
           `Ingest and raw-insert figures: measured ${r.ingest.measuredAt} by the run that prepared this dataset (\`--prepare-only\`); the rest by this run (\`--reuse\`).`,
@@ -209,4 +213,21 @@ export function renderMarkdown(r: BenchResult, other?: BenchResult): string {
     '',
   ];
   return lines.join('\n');
+}
+
+function restartLines(r: RestartFigures, workers: number): string[] {
+  const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+  return [
+    `## Restart (\`serve --workers ${workers}\`: process start → first target-intel answer)`,
+    '',
+    '| step | figure |',
+    '|---|---|',
+    `| without the index snapshot (full build) | ${r.answerSeconds.withoutSnapshot.toFixed(1)} s |`,
+    `| from the index snapshot | ${r.answerSeconds.withSnapshot.toFixed(1)} s |`,
+    `| snapshot size | ${mib(r.snapshot.bytes)} MiB (${r.snapshot.bytesPerRecord.toFixed(0)} bytes per record) |`,
+    `| writing it (in process), longest event-loop hold meanwhile | ${r.snapshot.writeSeconds.toFixed(1)} s, ${r.snapshot.writeMaxLoopBlockMs.toFixed(0)} ms |`,
+    `| reading it into an index (in process) | ${r.snapshot.readSeconds.toFixed(1)} s |`,
+    `| shutdown (SIGTERM → exit, writing the snapshot) | ${r.shutdownSeconds.toFixed(1)} s |`,
+    '',
+  ];
 }

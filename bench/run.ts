@@ -18,6 +18,7 @@ import { percentile, runLoad, timeRuns, type LoadResult } from './http-load.js';
 import { pickQueries, pickWalk, type QueryClass } from './queries.js';
 import { rawInsert } from './raw-insert.js';
 import { writeReport, type BenchResult, type QueryFigures } from './report.js';
+import { measureRestart, removeSnapshots } from './restart.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = path.join(ROOT, 'dist/cli/main.js');
@@ -86,6 +87,8 @@ async function main(): Promise<void> {
     VULNSCOPE_RETENTION_DAYS: '0',
     VULNSCOPE_LOG_LEVEL: 'warn',
     VULNSCOPE_BACKUP_INTERVAL: '0',
+    // The index snapshot is written only at shutdown, where the restart measurement wants it.
+    VULNSCOPE_SNAPSHOT_INTERVAL: '0',
   };
 
   const prepared = options.reuse
@@ -100,6 +103,7 @@ async function main(): Promise<void> {
   const { stats, ingest, raw, datasetBytes } = prepared;
 
   const storage = await createStorage(database);
+  removeSnapshots(database, storage);
   const indexed = await storage.hosts.count();
   const engine = new IndexSync(storage.hosts);
   const buildStarted = performance.now();
@@ -110,11 +114,8 @@ async function main(): Promise<void> {
   const token = (await storage.tokens.create('bench', { rateLimit: 'unlimited' })).token;
   const port = await freePort();
   say('starting the server');
-  const server = await startServer({
-    ...env,
-    VULNSCOPE_PORT: String(port),
-    VULNSCOPE_WORKERS: String(options.workers),
-  });
+  const serverEnv = { ...env, VULNSCOPE_PORT: String(port), VULNSCOPE_WORKERS: String(options.workers) };
+  let server = await startServer(serverEnv);
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
     const health = (await (await fetch(`${baseUrl}/healthz`)).json()) as {
@@ -175,6 +176,17 @@ async function main(): Promise<void> {
     const contentUpsert = medianRound(contentRounds);
     say('upkeep: ingest → visible through the API');
     const visible = await measureVisibility(storage, baseUrl, token);
+    await engine.refresh();
+    const restart = await measureRestart({
+      database,
+      storage,
+      engine,
+      server,
+      start: (extra) => (server = spawnServer({ ...serverEnv, ...extra })),
+      baseUrl,
+      token,
+      say,
+    });
 
     const result: BenchResult = {
       machine: {
@@ -228,12 +240,16 @@ async function main(): Promise<void> {
         expiryAppliedSeconds,
         expiryServerCpu: expiryCpu,
       },
+      restart,
     };
     const files = writeReport(options.out, result);
     say(`results: ${files.join(', ')}`);
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.on('close', resolve));
+    if (server.exitCode === null && server.signalCode === null) {
+      const closed = new Promise((resolve) => server.once('close', resolve));
+      server.kill('SIGTERM');
+      await closed;
+    }
     await storage.close();
     if (!options.workDir) fs.rmSync(work, { recursive: true, force: true });
     if (options.reuse) fs.rmSync(dataset.replace(/dataset\.ndjson$/, 'changed.ndjson'), { force: true });
@@ -538,11 +554,15 @@ function runCliMeasured(
   });
 }
 
-async function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve'], {
+function spawnServer(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [CLI, 'serve'], {
     env: { ...cleanEnv(), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+}
+
+async function startServer(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawnServer(env);
   const deadline = Date.now() + 30 * 60_000;
   while (Date.now() < deadline) {
     try {

@@ -17,6 +17,8 @@ import type { SnapshotIn, SnapshotOut } from './snapshot/codec.js';
 import { SnapshotCorrupt } from './snapshot/frames.js';
 
 export const HOUR_MS = 3_600_000;
+/** IPv6 addresses per snapshot chunk (a few ms of BigInt arithmetic). */
+const IPV6_CHUNK = 20_000;
 
 /**
  * In-memory index of the target-intel records: compressed bitmaps of record ids per term (cve,
@@ -297,13 +299,7 @@ export class HostIndex {
     await out.numbers([limit]);
     await out.bitmaps(1, [[0, this.live]]);
     for (const column of this.columns()) await column.saveTo(out, limit);
-    const ipv6 = new Uint32Array(this.ipv6.size * 5);
-    let at = 0;
-    for (const [id, value] of this.ipv6) {
-      ipv6[at++] = id;
-      for (let shift = 96n; shift >= 0n; shift -= 32n) ipv6[at++] = Number((value >> shift) & 0xffffffffn);
-    }
-    await out.array(ipv6);
+    await this.saveIpv6(out);
     await this.postings.saveTo(out);
     await this.termGroups.saveTo(out);
     await this.hostnames.saveTo(out, limit);
@@ -314,13 +310,7 @@ export class HostIndex {
     await input.number();
     await input.bitmaps((_, live) => (this.live = live));
     for (const column of this.columns()) await column.loadFrom(input);
-    const { array: ipv6 } = await input.array((length) => new Uint32Array(length));
-    if (ipv6.length % 5 !== 0) throw new SnapshotCorrupt('IPv6 column of a wrong size');
-    for (let at = 0; at < ipv6.length; at += 5) {
-      let value = 0n;
-      for (let word = 1; word <= 4; word++) value = (value << 32n) | BigInt(ipv6[at + word]!);
-      this.ipv6.set(ipv6[at]!, value);
-    }
+    await this.loadIpv6(input);
     await this.postings.loadFrom(input);
     await this.termGroups.loadFrom(input);
     await this.hostnames.loadFrom(input);
@@ -329,6 +319,35 @@ export class HostIndex {
       if (name.startsWith('fp:') && this.postings.isLive(termId)) this.recordTerms.restoreIdentity(name.slice(3));
     }
     this.recordTerms.numberListsAbove(this.termGroups.highestKeyNumber);
+  }
+
+  /** The IPv6 addresses as (id, four 32-bit words), in chunks: BigInt arithmetic is slow enough to slice. */
+  private async saveIpv6(out: SnapshotOut): Promise<void> {
+    const chunks = Math.ceil(this.ipv6.size / IPV6_CHUNK);
+    await out.numbers([chunks]);
+    const entries = this.ipv6.entries();
+    for (let chunk = 0; chunk < chunks; chunk++) {
+      const words = new Uint32Array(Math.min(IPV6_CHUNK, this.ipv6.size - chunk * IPV6_CHUNK) * 5);
+      for (let at = 0; at < words.length; ) {
+        const [id, value] = entries.next().value!;
+        words[at++] = id;
+        for (let shift = 96n; shift >= 0n; shift -= 32n) words[at++] = Number((value >> shift) & 0xffffffffn);
+      }
+      await out.array(words);
+    }
+  }
+
+  private async loadIpv6(input: SnapshotIn): Promise<void> {
+    const chunks = await input.number();
+    for (let chunk = 0; chunk < chunks; chunk++) {
+      const { array: words } = await input.array((length) => new Uint32Array(length));
+      if (words.length % 5 !== 0) throw new SnapshotCorrupt('IPv6 column of a wrong size');
+      for (let at = 0; at < words.length; at += 5) {
+        let value = 0n;
+        for (let word = 1; word <= 4; word++) value = (value << 32n) | BigInt(words[at + word]!);
+        this.ipv6.set(words[at]!, value);
+      }
+    }
   }
 
   /** The per-record columns, in the order a snapshot holds them. */

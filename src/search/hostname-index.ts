@@ -2,6 +2,7 @@ import { removeAll, RoaringBitmap32, type Bitmap } from './bitmap.js';
 import { ScratchIds, uint32Column } from './columns.js';
 import { byteTrigrams, NameArena, utf8 } from './name-arena.js';
 import { RecentSearches } from './recent-searches.js';
+import { Slicer } from './slices.js';
 import type { SnapshotIn, SnapshotOut } from './snapshot/codec.js';
 import { SnapshotCorrupt } from './snapshot/frames.js';
 
@@ -256,7 +257,9 @@ export class HostnameIndex {
     await this.soleRecord.saveTo(out, this.arena.highestId + 1);
     await this.hostnameOfRecord.saveTo(out, recordLimit);
     const shared: number[] = [];
+    const slicer = new Slicer();
     for (const [id, records] of this.shared) {
+      if (slicer.due()) await slicer.pause();
       shared.push(id, records.size);
       for (const record of records) shared.push(record);
     }

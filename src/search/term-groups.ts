@@ -1,5 +1,6 @@
 import { IdSlots } from './id-slots.js';
 import type { KeyedTerms } from './record-terms.js';
+import { Slicer } from './slices.js';
 import type { SnapshotIn, SnapshotOut } from './snapshot/codec.js';
 import { SnapshotCorrupt } from './snapshot/frames.js';
 
@@ -97,7 +98,9 @@ export class TermGroups {
     for (let id = 1; id < this.terms.length; id++) total += this.terms[id]?.length ?? 0;
     const terms = new Uint32Array(total);
     let at = 0;
+    const slicer = new Slicer();
     for (let id = 1; id < this.terms.length; id++) {
+      if (slicer.due()) await slicer.pause();
       const list = this.terms[id];
       lengths[id] = list ? list.length : TermGroups.FREE;
       if (list) terms.set(list, at);

@@ -116,10 +116,23 @@ describe.each(engineCases())('restarting from the host index snapshot ($name)', 
   });
 
   it('a snapshot, then more ingest, then a restart: the index equals the database', async () => {
-    const written = await app.context.hostIndex.saveSnapshot();
-    expect(written?.seq).toBe(app.context.hostIndex.seq);
+    // Ingest while the snapshot is written: the index applies it only once the write is done, so
+    // the snapshot holds exactly the position it names.
+    const seqAtWrite = app.context.hostIndex.seq;
+    await runIngest(
+      app.storage,
+      asItems(observations(random, 600).map(observation)),
+      { classifier: new ClassificationResolver([]), matcher: confirmingMatcher(app.storage) },
+      { retentionDays: 0 },
+    );
+    const settled: string[] = [];
+    const writing = app.context.hostIndex.saveSnapshot().then((done) => (settled.push('write'), done));
+    const refreshing = app.context.hostIndex.refresh().then(() => settled.push('refresh'));
+    const [written] = await Promise.all([writing, refreshing]);
+    expect(settled).toEqual(['write', 'refresh']);
+    expect(written?.seq).toBe(seqAtWrite);
     expect(written!.records).toBeGreaterThan(300);
-    await app.ingest(observations(random, 600));
+    expect(app.context.hostIndex.seq).toBeGreaterThan(seqAtWrite);
     const { sync, storage } = await restart();
     try {
       expect(sync.status().snapshot?.start).toMatchObject({ loaded: true, seq: written!.seq });

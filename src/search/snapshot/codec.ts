@@ -1,4 +1,5 @@
 import { RoaringBitmap32, type Bitmap } from '../bitmap.js';
+import { SLICE_MS } from '../slices.js';
 import { FRAME_TARGET_BYTES, type FrameReader, FrameTag, type FrameWriter, SnapshotCorrupt } from './frames.js';
 
 type NumberArray = Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array;
@@ -51,11 +52,16 @@ export class SnapshotOut {
     let buffer = Buffer.alloc(FRAME_TARGET_BYTES);
     let used = 0;
     let written = 0;
+    // A frame also ends after a slice of time: small bitmaps cost a native call or two each, and a
+    // frame of hundreds of thousands of them held the event loop for a few hundred ms.
+    let sliceStarted = performance.now();
     for (const [key, bitmap] of entries) {
       const size = bitmap.getSerializationSizeInBytes('portable');
-      if (used > 0 && used + 8 + size > buffer.byteLength) {
+      const sliceUsed = (written & 255) === 0 && performance.now() - sliceStarted >= SLICE_MS;
+      if (used > 0 && (used + 8 + size > buffer.byteLength || sliceUsed)) {
         await this.frames.frame(FrameTag.Bitmaps, buffer.subarray(0, used));
         used = 0;
+        sliceStarted = performance.now();
       }
       if (8 + size > buffer.byteLength) buffer = Buffer.alloc(8 + size);
       buffer.writeUInt32LE(key, used);
