@@ -84,8 +84,10 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   const authenticate = requireToken(context.tokens);
   const rateLimiter =
     context.rateLimiter ??
-    (await createRateLimiter(context.config, context.secret, (error) =>
-      app.log.warn({ err: error }, 'rate-limit store unreachable; counting per instance'),
+    (await createRateLimiter(context.config, context.secret, (mode, cause) =>
+      mode === 'shared'
+        ? app.log.info('rate-limit store (Redis) reachable again; counting shared')
+        : app.log.warn({ err: cause }, 'rate-limit store (Redis) unreachable; counting per instance'),
     ));
   if (!context.rateLimiter) app.addHook('onClose', () => rateLimiter.close());
   const limitRate = enforceRateLimit(rateLimiter);
