@@ -166,3 +166,31 @@ describe.runIf(POSTGRES_URL)('PostgreSQL outages under a running server', () => 
     expect(next.body._meta.total_documents).toBe(20);
   });
 });
+
+describe.runIf(POSTGRES_URL)('the PostgreSQL breaker', () => {
+  it('does not open when only the event loop was late, however long', async () => {
+    const fresh = await postgresCase.fresh();
+    const storage = await createStorage(fresh.config);
+    try {
+      const opened: string[] = [];
+      storage.db.onBreakerChange?.((status) => opened.push(status.state));
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      // Turns longer than the probe's 1 s bound, with the database answering all along: a probe
+      // sent at the start of one finds its answer waiting, and its timer expired, at the end.
+      for (let turn = 0; turn < 6; turn++) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        const until = Date.now() + 1_200;
+        while (Date.now() < until) {
+          /* a request holding the CPU */
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(opened).toEqual([]);
+      expect(storage.db.breakerStatus?.().state).toBe('closed');
+      expect(await storage.db.get('SELECT 1 AS one')).toEqual({ one: 1 });
+    } finally {
+      await storage.close();
+      await fresh.drop();
+    }
+  });
+});
