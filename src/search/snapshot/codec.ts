@@ -5,7 +5,7 @@ import { FRAME_TARGET_BYTES, type FrameReader, FrameTag, type FrameWriter, Snaps
 type NumberArray = Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array;
 
 /** Strings per frame: joining and encoding them is one slice of work. */
-const STRINGS_PER_FRAME = 50_000;
+const STRINGS_PER_FRAME = 10_000;
 
 const bytesOf = (array: NumberArray) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 
