@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 
@@ -25,5 +26,29 @@ describe('the ingest heap setting', () => {
     const env = value === undefined ? {} : { VULNSCOPE_INGEST_HEAP_MB: value };
     if (error) expect(() => loadConfig(env)).toThrow(error);
     else expect(loadConfig(env).ingestHeapMb).toBe(expected);
+  });
+});
+
+describe('the index snapshot settings', () => {
+  it.each([
+    { env: {}, expected: path.resolve('./data') },
+    { env: { VULNSCOPE_DATABASE_URL: '/srv/vulnscope/main.db' }, expected: '/srv/vulnscope' },
+    { env: { VULNSCOPE_DATABASE_URL: 'sqlite::memory:' }, expected: undefined },
+    { env: { VULNSCOPE_DATABASE_URL: 'postgres://db.internal/vulnscope' }, expected: path.resolve('./data') },
+    { env: { VULNSCOPE_SNAPSHOT_DIR: '/var/lib/vulnscope' }, expected: '/var/lib/vulnscope' },
+    { env: { VULNSCOPE_SNAPSHOT_DIR: 'off' }, expected: undefined },
+  ])('snapshot directory with $env', ({ env, expected }) => {
+    expect(loadConfig(env).snapshotDir).toBe(expected);
+  });
+
+  it.each([
+    { value: undefined, expected: 600_000 },
+    { value: '0', expected: 0 },
+    { value: '30m', expected: 1_800_000 },
+    { value: 'soon', error: /VULNSCOPE_SNAPSHOT_INTERVAL: expected a duration/ },
+  ])('VULNSCOPE_SNAPSHOT_INTERVAL=$value', ({ value, expected, error }) => {
+    const env = value === undefined ? {} : { VULNSCOPE_SNAPSHOT_INTERVAL: value };
+    if (error) expect(() => loadConfig(env)).toThrow(error);
+    else expect(loadConfig(env).snapshotIntervalMs).toBe(expected);
   });
 });
