@@ -234,8 +234,17 @@ describe('host index snapshot', () => {
     churn([index], new SeededRandom(5), 500, 100, 501);
     await writeHostIndexSnapshot(file, index, IDENTITY, 2);
     expect(fs.readdirSync(sub)).toEqual(['index.snapshot']);
+    // What a writer that died mid-write left goes once it is old; a recent one may be a live writer's.
+    const stale = `${file}.999.1.tmp`;
+    const recent = `${file}.998.2.tmp`;
+    fs.writeFileSync(stale, 'partial');
+    fs.writeFileSync(recent, 'partial');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    fs.utimesSync(stale, twoHoursAgo, twoHoursAgo);
+    await writeHostIndexSnapshot(file, index, IDENTITY, 3);
+    expect(fs.readdirSync(sub).sort()).toEqual(['index.snapshot', 'index.snapshot.998.2.tmp']);
     const read = await readHostIndexSnapshot(file, IDENTITY);
-    expect('rejected' in read ? read.rejected : read.header.seq).toBe(2);
+    expect('rejected' in read ? read.rejected : read.header.seq).toBe(3);
   });
 });
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { crc32 } from 'node:zlib';
 
 /**
@@ -34,6 +35,7 @@ export class FrameWriter {
   ) {}
 
   static async create(file: string): Promise<FrameWriter> {
+    await removeStaleTemporaries(file);
     const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
     return new FrameWriter(await fs.open(temporary, 'wx'), temporary, file);
   }
@@ -77,6 +79,21 @@ export class FrameWriter {
   async abort(): Promise<void> {
     await this.handle.close().catch(() => {});
     await fs.rm(this.temporary, { force: true });
+  }
+}
+
+/** A temporary file untouched this long was left by a process that stopped mid-write. */
+const STALE_TEMPORARY_MS = 3_600_000;
+
+/** Removes what writers of `file` that died mid-write left (each as large as a snapshot). */
+async function removeStaleTemporaries(file: string): Promise<void> {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.`;
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const stat = await fs.stat(path.join(dir, name)).catch(() => undefined);
+    if (stat && Date.now() - stat.mtimeMs > STALE_TEMPORARY_MS) await fs.rm(path.join(dir, name), { force: true });
   }
 }
 
