@@ -1,8 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { DatabaseConfig } from '../src/config.js';
+import { snapshotDirOf, type DatabaseConfig } from '../src/config.js';
 import type { IndexSync } from '../src/search/index-sync.js';
 import { readHostIndexSnapshot, writeHostIndexSnapshot } from '../src/search/snapshot/host-index-file.js';
 import { hostIndexSnapshot } from '../src/search/snapshot/settings.js';
@@ -26,14 +25,14 @@ export interface RestartFigures {
   answerSeconds: { withoutSnapshot: number; withSnapshot: number };
 }
 
-/** Where the server keeps its snapshots by default: beside the SQLite file, or ./data. */
-export function snapshotDirOf(database: DatabaseConfig): string {
-  return database.engine === 'sqlite' ? path.dirname(database.file) : path.resolve('data');
+/** Where a server with the bench's settings keeps its snapshot: the default, beside the database. */
+function settingsOf(database: DatabaseConfig, storage: Storage) {
+  return hostIndexSnapshot(snapshotDirOf({ database })!, database, storage);
 }
 
 /** Removes the snapshot a previous run left, so the first start measures a full build. */
 export function removeSnapshots(database: DatabaseConfig, storage: Storage): void {
-  fs.rmSync(hostIndexSnapshot(snapshotDirOf(database), database, storage).file, { force: true });
+  fs.rmSync(settingsOf(database, storage).file, { force: true });
 }
 
 /**
@@ -51,7 +50,7 @@ export async function measureRestart(options: {
   say: (message: string) => void;
 }): Promise<RestartFigures> {
   const { database, storage, engine, say } = options;
-  const settings = hostIndexSnapshot(snapshotDirOf(database), database, storage);
+  const settings = settingsOf(database, storage);
   const identity = await settings.identity();
 
   say('restart: write and read the snapshot in process');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
+import { loadConfig, snapshotDirOf } from './config.js';
 
 describe("nmap's service-probe file setting", () => {
   const installed = '/usr/share/nmap/nmap-service-probes';
@@ -38,7 +38,12 @@ describe('the index snapshot settings', () => {
     { env: { VULNSCOPE_SNAPSHOT_DIR: '/var/lib/vulnscope' }, expected: '/var/lib/vulnscope' },
     { env: { VULNSCOPE_SNAPSHOT_DIR: 'off' }, expected: undefined },
   ])('snapshot directory with $env', ({ env, expected }) => {
-    expect(loadConfig(env).snapshotDir).toBe(expected);
+    expect(snapshotDirOf(loadConfig(env))).toBe(expected);
+  });
+
+  it('follows a database that replaces the loaded one', () => {
+    const config = { ...loadConfig({}), database: { engine: 'sqlite' as const, file: '/tmp/elsewhere/test.db' } };
+    expect(snapshotDirOf(config)).toBe('/tmp/elsewhere');
   });
 
   it.each([

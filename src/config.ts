@@ -30,7 +30,7 @@ export interface Config {
   indexPollMs: number;
   /**
    * Where the server keeps the snapshot of its target-intel index, to restart without a full build
-   * (VULNSCOPE_SNAPSHOT_DIR; `off`: none). Default: beside the SQLite file, ./data for PostgreSQL.
+   * (VULNSCOPE_SNAPSHOT_DIR, resolved; `off`: none; unset: beside the database, see snapshotDirOf).
    */
   snapshotDir?: string;
   /** A changed index is written to its snapshot at most once per this (ms), and at shutdown; 0: only at shutdown. */
@@ -170,7 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     ...serviceProbesOf(nonEmpty(env.VULNSCOPE_NMAP_SERVICE_PROBES)),
     secret: nonEmpty(env.VULNSCOPE_SECRET),
     indexPollMs: integer(nonEmpty(env.VULNSCOPE_INDEX_POLL_MS) ?? '250', 'VULNSCOPE_INDEX_POLL_MS', 10, 60_000),
-    ...snapshotDirOf(nonEmpty(env.VULNSCOPE_SNAPSHOT_DIR), database),
+    ...snapshotDirSetting(nonEmpty(env.VULNSCOPE_SNAPSHOT_DIR)),
     snapshotIntervalMs: named('VULNSCOPE_SNAPSHOT_INTERVAL', () =>
       parseInterval(nonEmpty(env.VULNSCOPE_SNAPSHOT_INTERVAL) ?? '10m'),
     ),
@@ -227,12 +227,22 @@ function postgresTimeoutsOf(env: NodeJS.ProcessEnv): PostgresTimeouts {
   };
 }
 
-/** A directory, `off`, or unset: beside the SQLite file (none for an in-memory one), else ./data. */
-function snapshotDirOf(value: string | undefined, database: DatabaseConfig): { snapshotDir?: string } {
-  if (value === 'off') return {};
-  if (value !== undefined) return { snapshotDir: path.resolve(value) };
-  if (database.engine === 'postgres') return { snapshotDir: path.resolve('./data') };
-  return database.file === ':memory:' ? {} : { snapshotDir: path.dirname(database.file) };
+function snapshotDirSetting(value: string | undefined): { snapshotDir?: string } {
+  if (value === undefined) return {};
+  return { snapshotDir: value === SNAPSHOTS_OFF ? SNAPSHOTS_OFF : path.resolve(value) };
+}
+
+const SNAPSHOTS_OFF = 'off';
+
+/**
+ * The index snapshot directory of the database the config names (which callers may replace after
+ * loading): the setting, or beside the SQLite file (none for an in-memory one), or ./data.
+ */
+export function snapshotDirOf(config: Pick<Config, 'snapshotDir' | 'database'>): string | undefined {
+  if (config.snapshotDir === SNAPSHOTS_OFF) return undefined;
+  if (config.snapshotDir !== undefined) return config.snapshotDir;
+  if (config.database.engine === 'postgres') return path.resolve('./data');
+  return config.database.file === ':memory:' ? undefined : path.dirname(config.database.file);
 }
 
 /** Where Debian's (and nmap's own) packages install the service-probe file. */

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.js';
+import { snapshotDirOf, type Config } from '../config.js';
 import { expireObservations } from '../services/expiry.js';
 import { remapChangedKnowledge } from '../services/matching/knowledge-remap.js';
 import { remapToCurrentRules } from '../services/matching/rules-remap.js';
@@ -33,7 +33,8 @@ export async function createContext(config: Config, storage?: Storage): Promise<
 async function openContext(config: Config, storage?: Storage): Promise<AppContext> {
   const store = storage ?? (await createStorage(config.database));
   try {
-    const snapshot = config.snapshotDir ? hostIndexSnapshot(config.snapshotDir, config.database, store) : undefined;
+    const snapshotDir = snapshotDirOf(config);
+    const snapshot = snapshotDir ? hostIndexSnapshot(snapshotDir, config.database, store) : undefined;
     return {
       config,
       storage: store,
