@@ -36,6 +36,23 @@ const SCAN_BATCH = 5000;
 const MEMORY_MAX_AGE_MS = 60_000;
 const CHANGE_BATCH = 5000;
 const noop = () => {};
+/** How long stop() waits for a refresh in progress before it gives up the last snapshot. */
+const STOP_WAIT_MS = 2000;
+
+/** Whether `promise` settles within `ms`. */
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, ms));
+  });
+  return Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    timeout,
+  ]).finally(() => clearTimeout(timer));
+}
 
 /**
  * Keeps a HostIndex equal to the database: built by scanning the records at start, then kept
@@ -214,7 +231,14 @@ export class IndexSync {
     if (!this.writesSnapshots) return;
     this.writesSnapshots = false;
     try {
-      await this.refresh().catch(noop); // the snapshot can only be as current as the database lets it
+      // A refresh held up by a silent database must not hold up the exit: then no last snapshot.
+      const deadline = performance.now() + STOP_WAIT_MS;
+      while (this.refreshing !== undefined) {
+        if (!(await settlesWithin(this.refreshing, deadline - performance.now()))) {
+          this.onSnapshotError(new Error('no snapshot at stop: the index was still applying changes'));
+          return;
+        }
+      }
       if (this.appliedSeq !== this.savedSeq) await this.saveSnapshot();
       else await this.writing;
     } catch (error) {
