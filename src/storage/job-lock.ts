@@ -16,7 +16,7 @@ export interface JobLock {
 }
 
 /** How long an unrenewed SQLite lease lasts; PostgreSQL's lock lasts as long as its connection. */
-export const JOB_LEASE_MS = 20_000;
+export const JOB_LEASE_MS = 15_000;
 
 export async function openJobLock(config: DatabaseConfig, db: Database, holder: string): Promise<JobLock> {
   if (config.engine === 'sqlite') {
