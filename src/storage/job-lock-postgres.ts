@@ -4,6 +4,7 @@ import type { JobLock } from './job-lock.js';
 /** Seconds: a dead peer is noticed by either side within about idle + interval × count. */
 const KEEPALIVE = { idle: 5, interval: 5, count: 3 };
 const QUERY_TIMEOUT_MS = 5000;
+const RELEASE_TIMEOUT_MS = 2000;
 
 /**
  * PostgreSQL: a session-level advisory lock, keyed by this schema, held on a connection of its
@@ -46,8 +47,20 @@ export class PostgresJobLock implements JobLock {
     const client = this.client;
     this.client = undefined;
     this.held = false;
-    // Ending the session releases its advisory locks.
-    await client?.end().catch(() => {});
+    if (!client) return;
+    // Ending the session releases its advisory locks; a silent server must not hold a stop up.
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      client.end().then(
+        () => true,
+        () => true,
+      ),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), RELEASE_TIMEOUT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!ended) (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
   }
 
   private async connect(): Promise<pg.Client> {
