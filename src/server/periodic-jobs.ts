@@ -11,16 +11,27 @@ import type { LeadJob } from './job-leadership.js';
 export function expirySweepJob(context: AppContext, log: FastifyBaseLogger): LeadJob {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  let stopping = false;
+  const stopped = new Error('the expiry sweep was stopped');
   const sweep = async () => {
     await context.hostIndex.refresh();
-    const summary = await expireObservations(context.storage, context.config.retentionDays, Date.now(), (before) =>
-      context.hostIndex.index.idsObservedBefore(before),
+    const summary = await expireObservations(
+      context.storage,
+      context.config.retentionDays,
+      Date.now(),
+      (before) => context.hostIndex.index.idsObservedBefore(before),
+      () => {
+        // Between two committed batches: a stop never waits for the whole sweep, and the next holder resumes it.
+        if (stopping) throw stopped;
+      },
     );
     if (summary.expired > 0) log.info(summary, 'expired observations');
   };
   const sweepOnce = () => {
     running ??= sweep()
-      .catch((error: unknown) => log.error({ err: error }, 'expiry sweep failed'))
+      .catch((error: unknown) => {
+        if (error !== stopped) log.error({ err: error }, 'expiry sweep failed');
+      })
       .finally(() => {
         running = undefined;
       });
@@ -28,11 +39,13 @@ export function expirySweepJob(context: AppContext, log: FastifyBaseLogger): Lea
   return {
     name: 'the expiry sweep',
     start() {
+      stopping = false;
       sweepOnce();
       timer = setInterval(sweepOnce, context.config.sweepIntervalMs);
       timer.unref();
     },
     async stop() {
+      stopping = true;
       clearInterval(timer);
       await running;
     },
