@@ -8,6 +8,7 @@ import { unavailable } from '../core/errors.js';
 import type { Lifecycle } from './lifecycle.js';
 import { registerDeadline } from './plugins/deadline.js';
 import type { AppContext } from './context.js';
+import type { JobLeadership } from './job-leadership.js';
 import { redactCredentials, requireToken } from './plugins/auth.js';
 import { answerClientError, frameworkErrorHandler, registerErrorHandling } from './plugins/errors.js';
 import { enforceRateLimit } from './plugins/rate-limit.js';
@@ -38,6 +39,8 @@ export interface AppOptions {
    * backup job starts when the server listens (never under `inject`) unless this is false.
    */
   sweeper?: boolean;
+  /** When given, the backup job runs only while this process holds the job lock (see main.ts). */
+  jobs?: JobLeadership;
 }
 
 /** While starting or draining, everything but the public paths is a 503 saying which. */
@@ -116,28 +119,46 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   await backups.ensure().catch((error: unknown) => app.log.warn({ err: error }, 'backup directory cannot be created'));
   registerBackup(app, context, backups);
   if (options.sweeper !== false && context.config.backupIntervalMs > 0) {
-    const scheduler = new BackupScheduler({
-      store: backups,
-      storage: context.storage,
-      config: context.config,
-      feeds: new FeedRegistry(context.config.feeds).list(),
-      indexes: { sources: indexSources, module: INDEX_SOURCE_MODULE },
-      onWritten: (written) =>
-        written.meta &&
-        app.log.info(
-          {
-            backup: written.meta.file,
-            records: written.meta.records,
-            bytes: written.meta.size,
-            ms: Math.round(written.ms),
-            in_worker: Boolean(written.inWorker),
-          },
-          'backup written',
-        ),
-      onError: (error) => app.log.error({ err: error }, 'backup failed'),
-    });
-    app.addHook('onListen', async () => scheduler.start());
-    app.addHook('onClose', () => scheduler.stop());
+    const newScheduler = () =>
+      new BackupScheduler({
+        store: backups,
+        storage: context.storage,
+        config: context.config,
+        feeds: new FeedRegistry(context.config.feeds).list(),
+        indexes: { sources: indexSources, module: INDEX_SOURCE_MODULE },
+        onWritten: (written) =>
+          written.meta &&
+          app.log.info(
+            {
+              backup: written.meta.file,
+              records: written.meta.records,
+              bytes: written.meta.size,
+              ms: Math.round(written.ms),
+              in_worker: Boolean(written.inWorker),
+            },
+            'backup written',
+          ),
+        onError: (error) => app.log.error({ err: error }, 'backup failed'),
+      });
+    if (options.jobs) {
+      // A stopped scheduler stays stopped: each turn holding the lock gets a new one.
+      let scheduler: BackupScheduler | undefined;
+      options.jobs.add({
+        name: 'backup archiving',
+        start: () => {
+          scheduler = newScheduler();
+          scheduler.start();
+        },
+        stop: async () => {
+          await scheduler?.stop();
+          scheduler = undefined;
+        },
+      });
+    } else {
+      const scheduler = newScheduler();
+      app.addHook('onListen', async () => scheduler.start());
+      app.addHook('onClose', () => scheduler.stop());
+    }
   }
   registerWhoami(app);
   registerOpenApi(app, routes, VERSION);

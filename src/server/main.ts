@@ -1,10 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyInstance } from 'fastify';
+import { hostname } from 'node:os';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { snapshotDirOf, type Config } from '../config.js';
-import { expireObservations } from '../services/expiry.js';
-import { remapChangedKnowledge } from '../services/matching/knowledge-remap.js';
-import { remapToCurrentRules } from '../services/matching/rules-remap.js';
-import { confirmingMatcher } from '../services/matching/source.js';
 import { cpeCveIndexOf } from '../services/matching/name-cves.js';
 import { CpeNameIndex } from '../search/cpe-names/index.js';
 import { AdvisoryIndex } from '../search/advisories/advisory-index.js';
@@ -13,7 +9,9 @@ import { hostIndexSnapshot } from '../search/snapshot/settings.js';
 import { createStorage, type Storage } from '../storage/index.js';
 import { buildApp, type AppOptions } from './app.js';
 import type { AppContext } from './context.js';
+import { JobLeadership } from './job-leadership.js';
 import { Lifecycle } from './lifecycle.js';
+import { expirySweepJob, remapJob } from './periodic-jobs.js';
 import { TokenAuthenticator } from './token-auth.js';
 
 /** A context whose indexes are built: ready to serve (tests, tools). */
@@ -67,8 +65,11 @@ export interface RunningServer {
 }
 
 /** Builds the context and app, listens, and runs the background work (index tailing, expiry, token last-use). */
-export interface ServerOptions extends AppOptions {
-  /** Only one process of a cluster sweeps expired observations. */
+export interface ServerOptions extends Omit<AppOptions, 'jobs'> {
+  /**
+   * Whether this process contends for the periodic jobs (expiry sweep, backups, re-mapping), which
+   * run on one process at a time among every instance on the database; one worker of a cluster.
+   */
   sweeper?: boolean;
   /**
    * Listen before the indexes are built, answering 503 "starting" meanwhile (default true). A
@@ -85,18 +86,16 @@ export interface ServerOptions extends AppOptions {
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const context = await openContext(config);
   let app: FastifyInstance | undefined;
-  let sweeper: ReturnType<typeof setInterval> | undefined;
+  let jobs: JobLeadership | undefined;
   let closed = false;
-  let remapping: Promise<void> | undefined;
-  const stopRemapping = new AbortController();
   const close = async () => {
     if (closed) return;
     closed = true;
     context.lifecycle.markDraining();
-    clearInterval(sweeper);
-    stopRemapping.abort();
+    // The jobs stop (and the lock is released) while requests drain.
+    const jobsStopped = jobs?.stop();
     if (app) await drain(app, config.drainTimeoutMs);
-    await remapping;
+    await jobsStopped;
     await context.hostIndex.stop();
     await context.advisoryIndex?.stop();
     await context.cpeNames?.stop();
@@ -105,8 +104,21 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     await context.storage.close();
   };
   try {
-    const built = await buildApp(context, options);
+    let log: FastifyBaseLogger | undefined;
+    if (options.sweeper !== false) {
+      jobs = new JobLeadership(await context.storage.openJobLock(`${hostname()}:${process.pid}`), {
+        changed: (leading) =>
+          log?.info(
+            leading
+              ? 'this instance holds the job lock: it runs the periodic jobs (expiry, backups, re-mapping)'
+              : 'this instance lost the job lock: another runs the periodic jobs',
+          ),
+        error: (error, what) => log?.warn({ err: error }, `${what} failed`),
+      });
+    }
+    const built = await buildApp(context, { ...options, ...(jobs ? { jobs } : {}) });
     app = built;
+    log = built.log;
     const logError = (what: string) => (error: unknown) => built.log.error({ err: error }, what);
     context.storage.db.onBreakerChange?.((status) =>
       status.state === 'open'
@@ -126,22 +138,13 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     await context.cpeNames?.listen(logError('listening for CPE name changes failed'));
     await cpeCveIndexOf(context.storage).listen(logError('listening for knowledge changes failed'));
     context.tokens.start(60_000, logError('token last-use flush failed'));
-    const sweep = async () => {
-      await context.hostIndex.refresh();
-      const summary = await expireObservations(context.storage, config.retentionDays, Date.now(), (before) =>
-        context.hostIndex.index.idsObservedBefore(before),
-      );
-      if (summary.expired > 0) built.log.info(summary, 'expired observations');
-    };
-    const sweeps = options.sweeper !== false;
-    if (sweeps) context.hostIndex.startSnapshots(config.snapshotIntervalMs, logError('index snapshot write failed'));
-    sweeper = sweeps
-      ? setInterval(() => sweep().catch(logError('expiry sweep failed')), config.sweepIntervalMs)
-      : undefined;
-    sweeper?.unref();
-    if (sweeps) await sweep().catch(logError('expiry sweep failed'));
-    // Serves meanwhile; a stop leaves its position saved for the next start.
-    if (sweeps) remapping = remapInBackground(context, built, stopRemapping.signal);
+    // One process per machine (not per database) keeps the snapshot its restarts read.
+    if (options.sweeper !== false) {
+      context.hostIndex.startSnapshots(config.snapshotIntervalMs, logError('index snapshot write failed'));
+    }
+    jobs?.add(expirySweepJob(context, built.log));
+    jobs?.add(remapJob(context, built.log));
+    await jobs?.start();
     context.lifecycle.markReady();
     return { app: built, context, url: address, close };
   } catch (error) {
@@ -171,30 +174,5 @@ async function drain(app: FastifyInstance, timeoutMs: number): Promise<void> {
     app.log.warn({ drain_timeout_ms: timeoutMs }, 'requests still running at the drain deadline: connections cut');
     app.server.closeAllConnections();
     await closing;
-  }
-}
-
-/**
- * Keeps stored records matched as knowledge and rules change: first the walk to the current
- * matching rules (if one is due), then, every VULNSCOPE_REMAP_POLL_MS, the records of the
- * products the knowledge change log names.
- */
-async function remapInBackground(context: AppContext, app: FastifyInstance, signal: AbortSignal): Promise<void> {
-  const matcher = confirmingMatcher(context.storage);
-  const stopped = () => signal.aborted;
-  while (!stopped()) {
-    try {
-      const rules = await remapToCurrentRules(context.storage, matcher, { stopped });
-      if (rules.examined > 0) app.log.info(rules, 're-mapped stored records to the current matching rules');
-      await context.hostIndex.refresh();
-      const knowledge = await remapChangedKnowledge(context.storage, context.hostIndex.index, matcher, { stopped });
-      if (knowledge) app.log.info(knowledge, 're-mapped the records of changed knowledge');
-      // A change log that no longer reaches back asked for the full walk: start it at once.
-      if (knowledge?.fullWalk) continue;
-    } catch (error) {
-      if (stopped()) return;
-      app.log.error({ err: error }, 're-mapping stored records failed');
-    }
-    await sleep(context.config.remapPollMs, undefined, { signal }).catch(() => {});
   }
 }

@@ -4,6 +4,7 @@ import { ClassificationListRepository } from './classification-lists.js';
 import { openDatabase, type Database } from './database.js';
 import { HostRepository } from './hosts.js';
 import { openHostWriter, type HostBatchWriter } from './host-writer.js';
+import { openJobLock, type JobLock } from './job-lock.js';
 import { KnowledgeRepository } from './knowledge/index.js';
 import { migrate } from './migrations.js';
 import { serverSecret } from './settings.js';
@@ -22,6 +23,8 @@ export interface Storage {
   knowledge: KnowledgeRepository;
   /** Where an ingest writes its batches (see host-writer.ts); close it when done. */
   openHostWriter(): HostBatchWriter;
+  /** The lock on the periodic jobs among every instance on this database (see job-lock.ts); `holder` names this process. */
+  openJobLock(holder: string): Promise<JobLock>;
   secret(): Promise<string>;
   close(): Promise<void>;
 }
@@ -43,6 +46,7 @@ export async function createStorage(config: DatabaseConfig, options: { migrate?:
     advisories: new AdvisoryRepository(db),
     knowledge: new KnowledgeRepository(db),
     openHostWriter: () => openHostWriter(config, hosts),
+    openJobLock: (holder) => openJobLock(config, db, holder),
     secret: () => serverSecret(db),
     close: () => db.close(),
   };
@@ -53,7 +57,6 @@ export type {
   AdvisoryHit,
   AdvisoryPaging,
   AdvisoryPosition,
-  AdvisorySearchResult,
   IndexRowPosition,
   LoadCounts,
   VisibleRecord,
@@ -88,6 +91,7 @@ export {
   type ProductCounts,
   type ProductIdentity,
 } from './knowledge/product-criteria.js';
+export { JOB_LEASE_MS, type JobLock } from './job-lock.js';
 export { migrate, SCHEMA_VERSION } from './migrations.js';
 export { deleteSetting, getSetting, putSetting } from './settings.js';
 export type { TokenRepository } from './tokens.js';
