@@ -242,7 +242,7 @@ describe.each(engineCases())('fuzzing every endpoint ($name)', (engine) => {
         if (sample.authorization === 'good') headers.authorization = `Bearer ${t.token}`;
         else if (sample.authorization !== 'none') headers.authorization = sample.authorization;
         const before = performance.now();
-        let response;
+        let response: Awaited<ReturnType<typeof t.app.inject>>;
         try {
           response = await t.app.inject({ method: 'GET', url, headers });
         } catch {

@@ -19,7 +19,7 @@ const CLASSIFICATIONS = ['c2', 'honeypot', 'proxy:tor'];
 export interface ScanLine {
   ip: string;
   port: number;
-  protocol: string;
+  protocol: 'tcp' | 'udp';
   timestamp: number;
   fingerprints: Array<{ cpe: string }>;
   cves: string[];
