@@ -1,16 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseConfig } from '../../src/config.js';
-import { loadRecords, advisory } from '../advisories/support.js';
 import { POSTGRES_URL, postgresCase } from '../support/engines.js';
 import { report } from './support/figures.js';
-import { databaseUrlOf, killHard, type RunningServer, sleep, startServer, withStorage } from './support/processes.js';
-import { asObservation, scanLines } from './support/scans.js';
+import { databaseUrlOf, killHard, type RunningServer, sleep, startServer } from './support/processes.js';
+import { seedDatabase } from './support/seed.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 import { type Answer, describeAnswer, timedGet } from './support/timed-fetch.js';
-import { ClassificationResolver } from '../../src/ingest/classifications/resolver.js';
-import { runIngest } from '../../src/ingest/pipeline.js';
-import { confirmingMatcher } from '../../src/services/matching/source.js';
-import { asItems, observation } from '../support/app.js';
 
 /**
  * PostgreSQL outages through a TCP proxy in front of the real server, against a running
@@ -50,21 +45,13 @@ describe.runIf(POSTGRES_URL)('PostgreSQL outages through a proxy (postgres)', ()
     const target = new URL(POSTGRES_URL!);
     proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     await proxy.start();
-    ({ token, freshTokens } = await withStorage(database.config, async (storage) => {
-      const lines = scanLines(7, 300).map(asObservation);
-      const classifier = new ClassificationResolver([]);
-      await runIngest(
-        storage,
-        asItems(lines.map(observation)),
-        { classifier, matcher: confirmingMatcher(storage) },
-        { retentionDays: 0 },
-      );
-      await loadRecords(storage, 'alpha', [advisory('CVE-2024-0001'), advisory('CVE-2024-0002')]);
-      const main = (await storage.tokens.create('outage')).token;
-      const fresh = [];
-      for (let i = 0; i < 8; i++) fresh.push((await storage.tokens.create(`in-flight-${i}`)).token);
-      return { token: main, freshTokens: fresh };
-    }));
+    const names = ['outage', ...Array.from({ length: 8 }, (_, i) => `in-flight-${i}`)];
+    const tokens = await seedDatabase(database.config, {
+      observations: 300,
+      tokens: Object.fromEntries(names.map((name) => [name, undefined])),
+    });
+    token = tokens.outage!;
+    freshTokens = names.slice(1).map((name) => tokens[name]!);
     const proxied = { ...(database.config as { engine: 'postgres'; url: string; schema?: string }) };
     const url = new URL(proxied.url);
     url.host = `127.0.0.1:${proxy.port}`;
