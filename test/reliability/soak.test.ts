@@ -102,21 +102,57 @@ describe.each(engineCases())('soak with one token flooding ($name)', (engine) =>
     const part = `soak ${engine.name} (${seconds} s, ${STEADY_TOKENS * STEADY_WORKERS_PER_TOKEN + FLOOD_WORKERS} connections)`;
     const times = steady.map((a) => a.ms).sort((a, b) => a - b);
     const refused = flood.filter((a) => a.status === 429);
-    report(part, 'steady requests / errors / 429', `${steady.length} / ${steady.filter((a) => a.status !== 200).length} / ${steady.filter((a) => a.status === 429).length}`);
-    report(part, 'steady p50 / p99 / max ms', `${times[Math.floor(times.length / 2)]?.toFixed(1)} / ${times[Math.floor(times.length * 0.99)]?.toFixed(1)} / ${times.at(-1)?.toFixed(1)}`);
+    report(
+      part,
+      'steady requests / errors / 429',
+      `${steady.length} / ${steady.filter((a) => a.status !== 200).length} / ${steady.filter((a) => a.status === 429).length}`,
+    );
+    report(
+      part,
+      'steady p50 / p99 / max ms',
+      `${times[Math.floor(times.length / 2)]?.toFixed(1)} / ${times[Math.floor(times.length * 0.99)]?.toFixed(1)} / ${times.at(-1)?.toFixed(1)}`,
+    );
     const perUrl = URLS.map((url) => {
-      const own = steady.filter((a) => a.url === url).map((a) => a.ms).sort((a, b) => a - b);
+      const own = steady
+        .filter((a) => a.url === url)
+        .map((a) => a.ms)
+        .sort((a, b) => a - b);
       return `${url.replace(/^\/v\d\//, '')} ${own[Math.floor(own.length / 2)]?.toFixed(0)}`;
     });
     report(part, 'steady p50 ms by query', perUrl.join('; '));
-    report(part, 'flood requests / 429 / other errors', `${flood.length} / ${refused.length} / ${flood.filter((a) => a.status !== 200 && a.status !== 429).length}`);
+    report(
+      part,
+      'flood requests / 429 / other errors',
+      `${flood.length} / ${refused.length} / ${flood.filter((a) => a.status !== 200 && a.status !== 429).length}`,
+    );
     report(part, 'requests/s (all tokens)', (steady.length + flood.length) / seconds);
-    report(part, 'server RSS start / peak / end MiB', `${(rssStart / 1024).toFixed(0)} / ${(rssPeak / 1024).toFixed(0)} / ${(rssEnd / 1024).toFixed(0)}`);
+    report(
+      part,
+      'server RSS start / peak / end MiB',
+      `${(rssStart / 1024).toFixed(0)} / ${(rssPeak / 1024).toFixed(0)} / ${(rssEnd / 1024).toFixed(0)}`,
+    );
     report(part, 'server RSS growth (goal < 10 %)', `${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %`);
 
-    expect(steady.filter((a) => a.status !== 200).slice(0, 5).map(describeAnswer), 'steady tokens').toEqual([]);
-    expect(flood.filter((a) => a.status !== 200 && a.status !== 429).slice(0, 5).map(describeAnswer), 'flood').toEqual([]);
+    expect(
+      steady
+        .filter((a) => a.status !== 200)
+        .slice(0, 5)
+        .map(describeAnswer),
+      'steady tokens',
+    ).toEqual([]);
+    expect(
+      flood
+        .filter((a) => a.status !== 200 && a.status !== 429)
+        .slice(0, 5)
+        .map(describeAnswer),
+      'flood',
+    ).toEqual([]);
     expect(refused.length).toBeGreaterThan(0);
-    expect(refused.filter((a) => a.problem || !(Number(a.retryAfter) > 0)).slice(0, 5).map(describeAnswer)).toEqual([]);
+    expect(
+      refused
+        .filter((a) => a.problem || !(Number(a.retryAfter) > 0))
+        .slice(0, 5)
+        .map(describeAnswer),
+    ).toEqual([]);
   });
 });

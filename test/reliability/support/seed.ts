@@ -18,7 +18,12 @@ export async function seedDatabase(config: DatabaseConfig, options: SeedOptions)
   return withStorage(config, async (storage) => {
     const lines = scanLines(7, options.observations).map(asObservation);
     const classifier = new ClassificationResolver([]);
-    await runIngest(storage, asItems(lines.map(observation)), { classifier, matcher: confirmingMatcher(storage) }, { retentionDays: 0 });
+    await runIngest(
+      storage,
+      asItems(lines.map(observation)),
+      { classifier, matcher: confirmingMatcher(storage) },
+      { retentionDays: 0 },
+    );
     await loadRecords(storage, 'alpha', [advisory('CVE-2024-0001'), advisory('CVE-2024-0002')]);
     const tokens: Record<string, string> = {};
     for (const [name, rateLimit] of Object.entries(options.tokens)) {
