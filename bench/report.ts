@@ -46,7 +46,7 @@ export interface BenchResult {
     serverBuildSeconds: number;
     memoryMiB: number;
     serverRssMiB: number;
-    /** Per worker, averaged, from /healthz: JS heap and V8-tracked external memory; the rest of RSS is native (bitmaps, SQLite, allocator). */
+    /** Per worker, averaged, from /process/status: JS heap and V8-tracked external memory; the rest of RSS is native (bitmaps, SQLite, allocator). */
     workerMemory?: {
       workersSeen: number;
       rssMiB: number;

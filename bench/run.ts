@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -110,17 +111,19 @@ async function main(): Promise<void> {
   const token = (await storage.tokens.create('bench', { rateLimit: 'unlimited' })).token;
   const port = await freePort();
   say('starting the server');
+  const statusToken = randomBytes(24).toString('base64url');
   const server = await startServer({
     ...env,
+    VULNSCOPE_STATUS_TOKEN: statusToken,
     VULNSCOPE_PORT: String(port),
     VULNSCOPE_WORKERS: String(options.workers),
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
-    const health = (await (await fetch(`${baseUrl}/healthz`)).json()) as {
+    const health = JSON.parse(await getFresh(`${baseUrl}/process/status`, statusToken)) as {
       index: { memory_bytes: number; build_ms: number };
     };
-    const workerMemory = await waitForAllWorkers(baseUrl, options.workers);
+    const workerMemory = await waitForAllWorkers(baseUrl, statusToken, options.workers);
     const serverRssKb = treeRssKb(server.pid!);
     const requests = options.quick ? 40 : 300;
     const loadRequests = options.quick ? 100 : 2000;
@@ -154,7 +157,8 @@ async function main(): Promise<void> {
     const expiry = await measureExpiry(storage, engine, stats);
     // Each upkeep step starts once every worker has applied the previous one: otherwise the upserts
     // would share the cores with the workers still applying half a million expiry deletes.
-    const expiryAppliedSeconds = expiry.expirySeconds + (await waitForWorkers(baseUrl, storage, options.workers));
+    const expiryAppliedSeconds =
+      expiry.expirySeconds + (await waitForWorkers(baseUrl, statusToken, storage, options.workers));
     const expiryCpu = expiryServerCpu.since();
     // Each kind of upsert runs UPSERT_ROUNDS times (each round newer than the last, so every round
     // writes): one run's time varied by up to 1.8× on a shared machine. The median is reported.
@@ -164,7 +168,7 @@ async function main(): Promise<void> {
       );
       const serverCpu = serverCpuMark(server.pid!);
       const run = await measureUpserts(dataset, work, env, Math.min(100_000, options.records), change, round);
-      const appliedSeconds = run.upsertSeconds + (await waitForWorkers(baseUrl, storage, options.workers));
+      const appliedSeconds = run.upsertSeconds + (await waitForWorkers(baseUrl, statusToken, storage, options.workers));
       return { ...run, appliedSeconds, cpu: { ingest: run.cpu, server: serverCpu.since() } };
     };
     const timeRounds = [];
@@ -406,16 +410,23 @@ async function measureUpserts(
 }
 
 /**
- * Seconds until every worker's index has applied the change log as it stands: /healthz is asked
+ * Seconds until every worker's index has applied the change log as it stands: /process/status is asked
  * over a new connection each time (the cluster hands connections, not requests, to workers) until
  * `workers * 4` answers in a row report the latest sequence number.
  */
-async function waitForWorkers(baseUrl: string, storage: Storage, workers: number): Promise<number> {
+async function waitForWorkers(
+  baseUrl: string,
+  statusToken: string,
+  storage: Storage,
+  workers: number,
+): Promise<number> {
   const target = await storage.hosts.latestChangeSeq();
   const started = performance.now();
   let inRow = 0;
   while (inRow < workers * 4) {
-    const health = JSON.parse(await getFresh(`${baseUrl}/healthz`)) as { index: { change_seq: number } };
+    const health = JSON.parse(await getFresh(`${baseUrl}/process/status`, statusToken)) as {
+      index: { change_seq: number };
+    };
     inRow = health.index.change_seq >= target ? inRow + 1 : 0;
     if (inRow === 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -431,17 +442,20 @@ interface ProcessMemory {
 }
 
 /**
- * Waits until every worker answers /healthz (new connections each time: the cluster hands them
- * out among the workers already listening, so one still building its index is not asked yet, but
- * it takes CPU from the ones measured); returns their memory averaged, MiB.
+ * Waits until every worker answers /process/status (new connections each time: the cluster hands
+ * them out among the workers already listening, so one still building its index is not asked yet,
+ * but it takes CPU from the ones measured); returns their memory averaged, MiB.
  */
-async function waitForAllWorkers(baseUrl: string, workers: number) {
+async function waitForAllWorkers(baseUrl: string, statusToken: string, workers: number) {
   const seen = new Map<number, ProcessMemory>();
   const deadline = Date.now() + 30 * 60_000;
   while (seen.size < workers) {
     if (Date.now() > deadline) fail(`only ${seen.size} of ${workers} server workers answered within 30 minutes`);
-    const health = JSON.parse(await getFresh(`${baseUrl}/healthz`)) as { process: ProcessMemory };
-    if (!seen.has(health.process.pid)) seen.set(health.process.pid, health.process);
+    const status = JSON.parse(await getFresh(`${baseUrl}/process/status`, statusToken)) as {
+      pid: number;
+      memory: Omit<ProcessMemory, 'pid'>;
+    };
+    if (!seen.has(status.pid)) seen.set(status.pid, { pid: status.pid, ...status.memory });
     else await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const all = [...seen.values()];
@@ -455,10 +469,10 @@ async function waitForAllWorkers(baseUrl: string, workers: number) {
   };
 }
 
-function getFresh(url: string): Promise<string> {
+function getFresh(url: string, bearer: string): Promise<string> {
   return new Promise((resolve, reject) => {
     http
-      .get(url, { agent: false }, (response) => {
+      .get(url, { agent: false, headers: { authorization: `Bearer ${bearer}` } }, (response) => {
         let body = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (body += chunk));

@@ -61,6 +61,12 @@ export interface Config {
   cvelistUrl: string;
   /** Operator token for `/process/status` (event-loop delay, memory); the routes exist only when set (VULNSCOPE_STATUS_TOKEN). */
   statusToken?: string;
+  /** A request whose response has not started by then gets a 503 and its work is abandoned (VULNSCOPE_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  /** A response stream whose client reads nothing for this long is cut (VULNSCOPE_STREAM_IDLE_TIMEOUT_MS). */
+  streamIdleTimeoutMs: number;
+  /** On SIGTERM, how long in-flight requests may finish before the process exits anyway (VULNSCOPE_DRAIN_TIMEOUT_MS). */
+  drainTimeoutMs: number;
 }
 
 export interface NvdApiConfig {
@@ -84,7 +90,21 @@ export interface FeedDefinition {
   source?: string;
 }
 
-export type DatabaseConfig = { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; schema?: string };
+export type DatabaseConfig =
+  | { engine: 'sqlite'; file: string }
+  | { engine: 'postgres'; url: string; schema?: string; timeouts?: PostgresTimeouts };
+
+/** Client-side bounds on PostgreSQL: a silent database must never hold a caller. */
+export interface PostgresTimeouts {
+  /** A statement outside a transaction is abandoned after this (VULNSCOPE_DB_QUERY_TIMEOUT_MS; 0 = none). */
+  queryMs: number;
+  /** Connecting, and waiting for a pooled connection (VULNSCOPE_DB_CONNECT_TIMEOUT_MS). */
+  connectMs: number;
+  /** The health probe: a `SELECT 1` slower than this opens the breaker (VULNSCOPE_DB_PROBE_TIMEOUT_MS). */
+  probeMs: number;
+}
+
+export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = { queryMs: 60_000, connectMs: 2_000, probeMs: 1_000 };
 
 /** Flag values from the CLI; each mirrors an environment variable. */
 export interface ConfigOverrides {
@@ -117,8 +137,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     /\/+$/,
     '',
   );
+  const database = parseDatabaseUrl(pick(overrides.databaseUrl, 'VULNSCOPE_DATABASE_URL') ?? DEFAULT_DATABASE);
+  if (database.engine === 'postgres') database.timeouts = postgresTimeoutsOf(env);
   return {
-    database: parseDatabaseUrl(pick(overrides.databaseUrl, 'VULNSCOPE_DATABASE_URL') ?? DEFAULT_DATABASE),
+    database,
     host,
     port,
     publicUrl,
@@ -175,6 +197,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     },
     cvelistUrl: httpUrl(nonEmpty(env.VULNSCOPE_CVELIST_URL) ?? DEFAULT_CVELIST_URL, 'VULNSCOPE_CVELIST_URL'),
     ...(nonEmpty(env.VULNSCOPE_STATUS_TOKEN) ? { statusToken: nonEmpty(env.VULNSCOPE_STATUS_TOKEN) } : {}),
+    requestTimeoutMs: milliseconds(env, 'VULNSCOPE_REQUEST_TIMEOUT_MS', 10_000, 100),
+    streamIdleTimeoutMs: milliseconds(env, 'VULNSCOPE_STREAM_IDLE_TIMEOUT_MS', 30_000, 1_000),
+    drainTimeoutMs: milliseconds(env, 'VULNSCOPE_DRAIN_TIMEOUT_MS', 10_000, 0),
+  };
+}
+
+/** A duration in milliseconds from the environment, at most one hour. */
+function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  return integer(nonEmpty(env[name]) ?? String(fallback), name, min, 3_600_000);
+}
+
+function postgresTimeoutsOf(env: NodeJS.ProcessEnv): PostgresTimeouts {
+  return {
+    queryMs: milliseconds(env, 'VULNSCOPE_DB_QUERY_TIMEOUT_MS', DEFAULT_POSTGRES_TIMEOUTS.queryMs, 0),
+    connectMs: milliseconds(env, 'VULNSCOPE_DB_CONNECT_TIMEOUT_MS', DEFAULT_POSTGRES_TIMEOUTS.connectMs, 100),
+    probeMs: milliseconds(env, 'VULNSCOPE_DB_PROBE_TIMEOUT_MS', DEFAULT_POSTGRES_TIMEOUTS.probeMs, 100),
   };
 }
 

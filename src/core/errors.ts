@@ -32,10 +32,18 @@ const SERVER_MESSAGES: Record<string, string> = {
   database_unreachable: 'the database is unreachable; try again shortly',
   index_behind: 'the index could not be brought up to date with the database; try again shortly',
   backup_storage_unavailable: 'backup storage is unavailable; try again later',
+  starting: 'the server is starting and its indexes are loading; try again shortly',
+  draining: 'the server is shutting down; try again (another instance may answer)',
 };
 
 /** The codes of 503s: each has its public text above. */
-export type UnavailableCode = 'unavailable' | 'database_unreachable' | 'index_behind' | 'backup_storage_unavailable';
+export type UnavailableCode =
+  | 'unavailable'
+  | 'database_unreachable'
+  | 'index_behind'
+  | 'backup_storage_unavailable'
+  | 'starting'
+  | 'draining';
 
 export const badRequest = (message: string) => new VulnscopeError(400, 'bad_request', message);
 export const unauthorized = (message = 'unauthorized: a valid token is required') =>

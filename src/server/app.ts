@@ -3,7 +3,10 @@ import { CpeNameIndex } from '../search/cpe-names/index.js';
 import { takeTurn } from '../search/loop-turns.js';
 import { FeedRegistry } from '../services/feed-registry.js';
 import { INDEX_SOURCE_MODULE, indexSources } from '../services/index-backups.js';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { unavailable } from '../core/errors.js';
+import type { Lifecycle } from './lifecycle.js';
+import { registerDeadline } from './plugins/deadline.js';
 import type { AppContext } from './context.js';
 import { redactCredentials, requireToken } from './plugins/auth.js';
 import { answerClientError, frameworkErrorHandler, registerErrorHandling } from './plugins/errors.js';
@@ -25,7 +28,7 @@ import { registerTargetIntel } from './routes/target-intel/route.js';
 import { registerWhoami } from './routes/whoami.js';
 import { VERSION } from '../version.js';
 
-const PUBLIC_PATHS = new Set(['/healthz', '/openapi.json']);
+const PUBLIC_PATHS = new Set(['/healthz', '/healthz/live', '/openapi.json']);
 
 export interface AppOptions {
   /** Where log lines go (tests capture them); defaults to stdout. */
@@ -35,6 +38,16 @@ export interface AppOptions {
    * backup job starts when the server listens (never under `inject`) unless this is false.
    */
   sweeper?: boolean;
+}
+
+/** While starting or draining, everything but the public paths is a 503 saying which. */
+function refuseUnlessReady(lifecycle: Lifecycle, reply: FastifyReply): void {
+  if (lifecycle.ready) return;
+  if (lifecycle.state === 'draining') {
+    reply.header('Connection', 'close');
+    throw unavailable('the server is draining', 'draining');
+  }
+  throw unavailable('the indexes are loading', 'starting');
 }
 
 /** The HTTP application, without listening: tests drive it with `inject`, `main` listens. */
@@ -57,8 +70,13 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     // Errors raised before routing, and requests Node's parser refuses, in the documented shape.
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler: (error, socket) => answerClientError(error, socket, app.log),
+    // A response stream whose client stops reading is cut after this long without progress.
+    connectionTimeout: context.config.streamIdleTimeoutMs,
+    // Requests arriving while the server drains get the documented 503 from the hook below.
+    return503OnClosing: false,
   });
   const routes = collectRoutes(app, (url) => !PUBLIC_PATHS.has(url) && !url.startsWith(DOWNLOAD_PREFIX));
+  registerDeadline(app, context.config.requestTimeoutMs);
   registerTiming(app);
   registerErrorHandling(app);
   registerRequestTextChecks(app);
@@ -66,22 +84,26 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   const authenticate = requireToken(context.tokens);
   const rateLimiter =
     context.rateLimiter ??
-    (await createRateLimiter(context.config, context.secret, (error) =>
-      app.log.warn({ err: error }, 'rate-limit store unreachable; counting per instance'),
+    (await createRateLimiter(context.config, context.secret, (mode, cause) =>
+      mode === 'shared'
+        ? app.log.info('rate-limit store (Redis) reachable again; counting shared')
+        : app.log.warn({ err: cause }, 'rate-limit store (Redis) unreachable; counting per instance'),
     ));
   if (!context.rateLimiter) app.addHook('onClose', () => rateLimiter.close());
   const limitRate = enforceRateLimit(rateLimiter);
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0]!;
-    // Signed backup downloads carry their own authorisation and are fetched without a token;
-    // the operator routes answer only the operator token.
-    if (PUBLIC_PATHS.has(path) || path.startsWith(DOWNLOAD_PREFIX) || path.startsWith(PROCESS_STATUS_PREFIX)) return;
+    // The operator routes answer only the operator token, and also while starting or draining.
+    if (PUBLIC_PATHS.has(path) || path.startsWith(PROCESS_STATUS_PREFIX)) return;
+    refuseUnlessReady(context.lifecycle, reply);
+    // Signed backup downloads carry their own authorisation and are fetched without a token.
+    if (path.startsWith(DOWNLOAD_PREFIX)) return;
     await authenticate(request, reply);
     await limitRate(request, reply);
     await takeTurn();
   });
-  registerHealth(app, context);
-  if (context.config.statusToken) registerProcessStatus(app, context.config.statusToken);
+  registerHealth(app, context, rateLimiter);
+  if (context.config.statusToken) registerProcessStatus(app, context, context.config.statusToken);
   registerTargetIntel(app, context);
   registerAdvisory(app, context, context.advisoryIndex ?? new AdvisoryIndex(context.storage.advisories));
   registerCpeSearch(app, context, context.cpeNames ?? new CpeNameIndex(context.storage.knowledge));

@@ -5,6 +5,7 @@ import type { AdvisoryIndex } from '../search/advisories/advisory-index.js';
 import type { IndexSync } from '../search/index-sync.js';
 import type { Storage } from '../storage/index.js';
 import type { RateLimiter } from './rate-limit/limiter.js';
+import type { Lifecycle } from './lifecycle.js';
 import type { TokenAuthenticator } from './token-auth.js';
 
 /** Everything a request handler may use; built once per server process. */
@@ -15,6 +16,8 @@ export interface AppContext {
   tokens: TokenAuthenticator;
   secret: string;
   startedAt: number;
+  /** Starting (indexes loading), ready, or draining: only a ready process serves the API. */
+  lifecycle: Lifecycle;
   /** Fingerprint → CVE matching for `explain=true`; when absent, one over `storage` is made. */
   matcher?: CveMatcher;
   /** The `/v4/advisory` index; when absent, buildApp makes one over `storage`, built on first use. */

@@ -12,32 +12,48 @@ import { IndexSync } from '../search/index-sync.js';
 import { createStorage, type Storage } from '../storage/index.js';
 import { buildApp, type AppOptions } from './app.js';
 import type { AppContext } from './context.js';
+import { Lifecycle } from './lifecycle.js';
 import { TokenAuthenticator } from './token-auth.js';
 
+/** A context whose indexes are built: ready to serve (tests, tools). */
 export async function createContext(config: Config, storage?: Storage): Promise<AppContext> {
+  const context = await openContext(config, storage);
+  try {
+    await buildIndexes(context);
+  } catch (error) {
+    if (!storage) await context.storage.close().catch(() => {});
+    throw error;
+  }
+  return context;
+}
+
+/** Storage, tokens and the (empty) indexes: what the app needs to answer while its indexes load. */
+async function openContext(config: Config, storage?: Storage): Promise<AppContext> {
   const store = storage ?? (await createStorage(config.database));
   try {
-    const hostIndex = new IndexSync(store.hosts);
-    await hostIndex.build();
-    const cpeNames = new CpeNameIndex(store.knowledge);
-    await cpeNames.build();
-    const advisoryIndex = new AdvisoryIndex(store.advisories);
-    await advisoryIndex.build();
     return {
       config,
       storage: store,
-      hostIndex,
-      advisoryIndex,
+      hostIndex: new IndexSync(store.hosts),
+      advisoryIndex: new AdvisoryIndex(store.advisories),
+      cpeNames: new CpeNameIndex(store.knowledge),
       tokens: new TokenAuthenticator(store.tokens, config.tokenIdleDays),
       secret: config.secret ?? (await store.secret()),
       startedAt: Date.now(),
-      cpeNames,
+      lifecycle: new Lifecycle(),
     };
   } catch (error) {
     // Storage opened here is closed here; a caller's storage stays the caller's.
     if (!storage) await store.close().catch(() => {});
     throw error;
   }
+}
+
+async function buildIndexes(context: AppContext): Promise<void> {
+  await context.hostIndex.build();
+  await context.cpeNames?.build();
+  await context.advisoryIndex?.build();
+  context.lifecycle.markReady();
 }
 
 export interface RunningServer {
@@ -51,10 +67,20 @@ export interface RunningServer {
 export interface ServerOptions extends AppOptions {
   /** Only one process of a cluster sweeps expired observations. */
   sweeper?: boolean;
+  /**
+   * Listen before the indexes are built, answering 503 "starting" meanwhile (default true). A
+   * cluster's workers listen only when ready: the primary hands connections to every listening
+   * worker, so one still loading would refuse its share.
+   */
+  listenEarly?: boolean;
 }
 
+/**
+ * Listens at once (answering 503 "starting" until the indexes are built, so a probe can tell a
+ * loading process from a dead one), then builds the indexes and starts the background work.
+ */
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
-  const context = await createContext(config);
+  const context = await openContext(config);
   let app: FastifyInstance | undefined;
   let sweeper: ReturnType<typeof setInterval> | undefined;
   let closed = false;
@@ -63,14 +89,15 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const close = async () => {
     if (closed) return;
     closed = true;
+    context.lifecycle.markDraining();
     clearInterval(sweeper);
     stopRemapping.abort();
+    if (app) await drain(app, config.drainTimeoutMs);
     await remapping;
     await context.hostIndex.stop();
     await context.advisoryIndex?.stop();
     await context.cpeNames?.stop();
     await cpeCveIndexOf(context.storage).stop();
-    await app?.close();
     await context.tokens.stop().catch(() => {});
     await context.storage.close();
   };
@@ -78,6 +105,15 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     const built = await buildApp(context, options);
     app = built;
     const logError = (what: string) => (error: unknown) => built.log.error({ err: error }, what);
+    context.storage.db.onBreakerChange?.((status) =>
+      status.state === 'open'
+        ? built.log.error({ reason: status.reason }, 'database stopped answering: requests get 503 until it does')
+        : built.log.info('database answers again'),
+    );
+    const listen = () => built.listen({ host: config.host, port: config.port });
+    const early = options.listenEarly !== false ? await listen() : undefined;
+    await buildIndexes(context);
+    const address = early ?? (await listen());
     context.hostIndex.start(config.indexPollMs, logError('index refresh failed'));
     context.cpeNames?.start(config.indexPollMs, logError('CPE name index refresh failed'));
     await context.hostIndex.listen(logError('listening for change-log commits failed'));
@@ -98,7 +134,6 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       : undefined;
     sweeper?.unref();
     if (sweeps) await sweep().catch(logError('expiry sweep failed'));
-    const address = await built.listen({ host: config.host, port: config.port });
     // Serves meanwhile; a stop leaves its position saved for the next start.
     if (sweeps) remapping = remapInBackground(context, built, stopRemapping.signal);
     return { app: built, context, url: address, close };
@@ -107,6 +142,25 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     // no token flush, no open database, so the process can report it and exit at once.
     await close().catch(() => {});
     throw error;
+  }
+}
+
+/**
+ * Stops taking connections and lets in-flight requests finish for at most `timeoutMs`; then the
+ * remaining connections are cut, so a stuck request never keeps a stopping process alive.
+ */
+async function drain(app: FastifyInstance, timeoutMs: number): Promise<void> {
+  const closing = app.close();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  const outcome = await Promise.race([closing.then(() => 'closed' as const), timedOut]);
+  clearTimeout(timer);
+  if (outcome === 'timeout') {
+    app.log.warn({ drain_timeout_ms: timeoutMs }, 'requests still running at the drain deadline: connections cut');
+    app.server.closeAllConnections();
+    await closing;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { DatabaseConfig } from '../config.js';
+import type { BreakerStatus } from './pg-breaker.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export type SqlValue = string | number | bigint | null | Buffer;
@@ -25,6 +26,10 @@ export interface Database extends Sql {
    * once if that connection fails (nothing is delivered after it: listen again).
    */
   listen?(channel: string, handlers: ListenHandlers): Promise<Listening>;
+  /** PostgreSQL only: whether its breaker is open (the database stopped answering) and since when. */
+  breakerStatus?(): BreakerStatus;
+  /** PostgreSQL only: calls `listener` whenever the breaker opens or closes. */
+  onBreakerChange?(listener: (status: BreakerStatus) => void): void;
 }
 
 export interface ListenHandlers {
@@ -50,5 +55,5 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     return openSqlite(config.file);
   }
   const { openPostgres } = await import('./postgres.js');
-  return openPostgres(config.url, config.schema);
+  return openPostgres(config.url, { schema: config.schema, timeouts: config.timeouts });
 }

@@ -10,6 +10,7 @@ import { serverSecret } from './settings.js';
 import { TokenRepository } from './tokens.js';
 
 export type { Database } from './database.js';
+export type { BreakerStatus } from './pg-breaker.js';
 
 /** Everything storage offers, over one connection (pool). */
 export interface Storage {

@@ -1,6 +1,8 @@
 import pg from 'pg';
+import { DEFAULT_POSTGRES_TIMEOUTS, type PostgresTimeouts } from '../config.js';
 import { unavailable } from '../core/errors.js';
 import type { Database, ListenHandlers, Listening, Sql, SqlValue } from './database.js';
+import { type BreakerStatus, PostgresBreaker } from './pg-breaker.js';
 
 // BIGINT columns hold epoch milliseconds and ids, all well inside Number's exact range.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -39,52 +41,75 @@ function translate(error: unknown): unknown {
   const message = (error as Error).message ?? '';
   if (
     (code && CONNECTION_ERRORS.has(code)) ||
-    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(message)
+    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Query read timeout/i.test(
+      message,
+    )
   ) {
     return unavailable('the database is unreachable; try again shortly', 'database_unreachable');
   }
   return error;
 }
 
-function wrap(client: pg.Pool | pg.PoolClient): Sql {
+/**
+ * Statements over a pool or one client, through the breaker; `queryMs` (0: none) bounds each
+ * statement on the client side, where a server-side timeout cannot help a silent server.
+ */
+function wrap(client: pg.Pool | pg.PoolClient, breaker: PostgresBreaker, queryMs: number): Sql {
+  const query = async (sql: string, params: SqlValue[]) => {
+    try {
+      const text = toPostgres(sql);
+      // pg reads `query_timeout` from a query's config; its type declarations leave it out.
+      const config =
+        queryMs > 0 ? ({ text, values: params, query_timeout: queryMs } as pg.QueryConfig) : { text, values: params };
+      return await breaker.guard(() => client.query(config));
+    } catch (error) {
+      throw translate(error);
+    }
+  };
   return {
     engine: 'postgres',
     async all<T>(sql: string, params: SqlValue[] = []) {
-      try {
-        return (await client.query(toPostgres(sql), params)).rows as T[];
-      } catch (error) {
-        throw translate(error);
-      }
+      return (await query(sql, params)).rows as T[];
     },
     async get<T>(sql: string, params: SqlValue[] = []) {
-      try {
-        return (await client.query(toPostgres(sql), params)).rows[0] as T | undefined;
-      } catch (error) {
-        throw translate(error);
-      }
+      return (await query(sql, params)).rows[0] as T | undefined;
     },
     async run(sql: string, params: SqlValue[] = []) {
-      try {
-        return { changes: (await client.query(toPostgres(sql), params)).rowCount ?? 0 };
-      } catch (error) {
-        throw translate(error);
-      }
+      return { changes: (await query(sql, params)).rowCount ?? 0 };
     },
   };
 }
 
-export async function openPostgres(url: string, schema?: string): Promise<Database> {
+export interface PostgresOptions {
+  schema?: string;
+  timeouts?: PostgresTimeouts;
+}
+
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<Database> {
+  const { schema } = options;
+  const timeouts = options.timeouts ?? DEFAULT_POSTGRES_TIMEOUTS;
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
-  const schemaOption = schema ? { options: `-c search_path=${schema}` } : {};
-  const pool = new pg.Pool({
+  const serverOptions = [
+    ...(schema ? [`-c search_path=${schema}`] : []),
+    // A transaction whose client went away must not hold its locks.
+    ...(timeouts.queryMs > 0 ? [`-c idle_in_transaction_session_timeout=${timeouts.queryMs}`] : []),
+  ];
+  const clientConfig: pg.ClientConfig = {
     connectionString: url,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    ...(serverOptions.length > 0 ? { options: serverOptions.join(' ') } : {}),
+  };
+  const pool = new pg.Pool({
+    ...clientConfig,
     max: 8,
-    connectionTimeoutMillis: 5000,
+    connectionTimeoutMillis: timeouts.connectMs,
     idleTimeoutMillis: 30_000,
-    ...schemaOption,
   });
   // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on('error', () => {});
+  const breaker = new PostgresBreaker(clientConfig, timeouts.probeMs);
+  breaker.watch(pool);
   if (schema) {
     const client = await pool.connect().catch((error) => {
       throw translate(error);
@@ -95,7 +120,8 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
       client.release();
     }
   }
-  const direct = wrap(pool);
+  breaker.start();
+  const direct = wrap(pool, breaker, timeouts.queryMs);
   const safeUrl = url.replace(/\/\/[^@/]*@/, '//');
   return {
     ...direct,
@@ -103,15 +129,17 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
     async transaction(fn) {
       let client: pg.PoolClient;
       try {
-        client = await pool.connect();
+        client = await breaker.guard(() => pool.connect());
       } catch (error) {
         throw translate(error);
       }
       let broken = false;
+      // Statements of a transaction may run long (migrations, bulk loads): only the breaker bounds them.
+      const tx = wrap(client, breaker, 0);
       try {
-        await client.query('BEGIN');
-        const result = await fn(wrap(client));
-        await client.query('COMMIT');
+        await tx.run('BEGIN');
+        const result = await fn(tx);
+        await tx.run('COMMIT');
         return result;
       } catch (error) {
         try {
@@ -127,10 +155,13 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
     async ping() {
       await direct.get('SELECT 1');
     },
+    breakerStatus: () => breaker.status(),
+    onBreakerChange: (listener: (status: BreakerStatus) => void) => breaker.onChange(listener),
     async close() {
+      await breaker.stop();
       await pool.end();
     },
-    listen: (channel, handlers) => listen({ connectionString: url, ...schemaOption }, channel, handlers),
+    listen: (channel, handlers) => listen(clientConfig, channel, handlers),
   };
 }
 

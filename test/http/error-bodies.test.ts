@@ -76,8 +76,8 @@ describe.each(engineCases())('5xx bodies carry no server detail ($name)', (engin
       const before = t.logs.length;
       const response = await t.get('/healthz', null);
       expect(response.status).toBe(503);
-      expect(response.body.status).toBe('unavailable');
-      expect(response.body.storage).toEqual({ engine: engine.name, reachable: false });
+      expect(response.body).toEqual({ status: 'unavailable', live: true, ready: false, rate_limit: 'per-instance' });
+      expect(response.headers['retry-after']).toBe('5');
       const text = JSON.stringify(response.body);
       expect(text).not.toContain(secretPath);
       expect(text).not.toContain(t.context.storage.db.description);

@@ -4,6 +4,7 @@ import { engineCases } from '../support/engines.js';
 import { loadDataset, TI } from './dataset.js';
 
 const DAY_MS = 86_400_000;
+const STATUS_TOKEN = 'operator-status-token-for-tests';
 
 function expect401(response: { status: number; body: any; headers: Record<string, unknown> }) {
   expect(response.status, JSON.stringify(response.body)).toBe(401);
@@ -18,7 +19,7 @@ function expect401(response: { status: number; body: any; headers: Record<string
 describe.each(engineCases())('target-intel authentication on $name', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(engine);
+    t = await startTestApp(engine, { VULNSCOPE_STATUS_TOKEN: STATUS_TOKEN });
     await loadDataset(t);
   });
   afterAll(async () => t?.close());
@@ -34,16 +35,29 @@ describe.each(engineCases())('target-intel authentication on $name', (engine) =>
       return { status: r.statusCode, body, headers: r.headers as Record<string, unknown> };
     });
 
-  it('/healthz answers without a token: storage, index and which process answered with its memory', async () => {
+  it('/healthz answers without a token and says only whether the process is live and ready', async () => {
     const response = await inject('/healthz');
     expect(response.status).toBe(200);
-    expect(response.body.status).toBe('ok');
+    expect(response.body).toEqual({ status: 'ok', live: true, ready: true, rate_limit: 'per-instance' });
+    expect(await inject('/healthz/live')).toMatchObject({ status: 200, body: { live: true } });
+  });
+
+  it('/process/status gives storage, index position and memory to the operator token only', async () => {
+    expect((await inject('/process/status')).status).toBe(401);
+    expect((await inject('/process/status', { authorization: `Bearer ${t.token}` })).status).toBe(401);
+    const response = await inject('/process/status', { authorization: `Bearer ${STATUS_TOKEN}` });
+    expect(response.status).toBe(200);
+    expect(response.body.state).toBe('ready');
+    expect(response.body.storage.engine).toBe(engine.name);
+    expect(response.body.storage.location).toBe(t.context.storage.db.description);
+    if (engine.name === 'postgres') expect(response.body.storage.breaker.state).toBe('closed');
     expect(response.body.index.records).toBe(t.context.hostIndex.index.size);
+    expect(response.body.index.change_seq).toBe(t.context.hostIndex.status().appliedSeq);
     expect(response.body.index.memory_bytes).toBeGreaterThan(0);
     // A test app does not listen for announced commits (a started server on PostgreSQL does).
     expect(response.body.index.listening).toBe(false);
-    const memory = response.body.process;
-    expect(memory.pid).toBe(process.pid);
+    expect(response.body.pid).toBe(process.pid);
+    const memory = response.body.memory;
     expect(memory.heap_used_bytes).toBeGreaterThan(0);
     expect(memory.heap_total_bytes).toBeGreaterThanOrEqual(memory.heap_used_bytes);
     expect(memory.rss_bytes).toBeGreaterThan(memory.heap_used_bytes);

@@ -48,7 +48,10 @@ export async function serve(config: Config, announce?: (server: RunningServer) =
   if (config.workers > 1 && cluster.isPrimary) return supervise(config);
   let server: RunningServer;
   try {
-    server = await startServer(config, { sweeper: !cluster.isWorker || cluster.worker?.id === 1 });
+    server = await startServer(config, {
+      sweeper: !cluster.isWorker || cluster.worker?.id === 1,
+      listenEarly: !cluster.isWorker,
+    });
   } catch (error) {
     const failure = startFailure(error, config);
     if (!cluster.isWorker) throw failure;

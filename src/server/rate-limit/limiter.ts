@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { budgetFor, type Budget, type RateGroup } from '../../core/rate-limit.js';
 import type { TokenInfo } from '../../core/tokens.js';
-import type { RateCounter } from './counter.js';
+import type { CountingMode, RateCounter } from './counter.js';
 import { MemoryCounter } from './memory-counter.js';
 import { RedisCounter } from './redis-counter.js';
 
@@ -32,9 +32,12 @@ export class RateLimiter {
   constructor(
     private readonly limits: Config['rateLimits'],
     private readonly counter: RateCounter,
-    /** Where the counts live, for /healthz-style reports. */
-    readonly shared: boolean,
   ) {}
+
+  /** Where the counts live right now (see CountingMode), for health reports. */
+  mode(): CountingMode {
+    return this.counter.mode();
+  }
 
   /** Counts the request; `undefined` when the token is not limited in that group. */
   async check(token: TokenInfo, path: string, now = Date.now()): Promise<RateDecision | undefined> {
@@ -50,15 +53,18 @@ export class RateLimiter {
   }
 }
 
-/** Shared through Redis when VULNSCOPE_REDIS_URL is set, else counted in this process. */
+/**
+ * Shared through Redis when VULNSCOPE_REDIS_URL is set (per instance while Redis is away; each
+ * switch is reported once to `onModeChange`), else counted in this process.
+ */
 export async function createRateLimiter(
   config: Config,
   secret: string,
-  onError: (error: unknown) => void = () => {},
+  onModeChange: (mode: CountingMode, cause?: unknown) => void = () => {},
 ): Promise<RateLimiter> {
-  if (!config.redisUrl) return new RateLimiter(config.rateLimits, new MemoryCounter(), false);
+  if (!config.redisUrl) return new RateLimiter(config.rateLimits, new MemoryCounter());
   // Instances of one deployment share the database, hence the secret; other deployments on the same Redis do not.
   const prefix = `vulnscope:rl:${createHash('sha256').update(secret).digest('hex').slice(0, 12)}`;
-  const counter = await RedisCounter.connect(config.redisUrl, { prefix, onError });
-  return new RateLimiter(config.rateLimits, counter, true);
+  const counter = await RedisCounter.connect(config.redisUrl, { prefix, onModeChange });
+  return new RateLimiter(config.rateLimits, counter);
 }

@@ -1,4 +1,4 @@
-import { windowIndex, type RateCounter, type WindowCount } from './counter.js';
+import { type CountingMode, windowIndex, type RateCounter, type WindowCount } from './counter.js';
 
 /** Counters in this process only: each instance enforces the budget on its own. */
 export class MemoryCounter implements RateCounter {
@@ -20,6 +20,10 @@ export class MemoryCounter implements RateCounter {
     }
     entry.count++;
     return { count: entry.count, resetAt: (index + 1) * windowMs };
+  }
+
+  mode(): CountingMode {
+    return 'memory';
   }
 
   async close(): Promise<void> {

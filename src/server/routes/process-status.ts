@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '../../core/errors.js';
+import type { AppContext } from '../context.js';
 
 /** Where the operator routes live; the API-token check leaves them to their own token. */
 export const PROCESS_STATUS_PREFIX = '/process/';
@@ -19,12 +20,13 @@ const round = (value: number) => Math.round(value * 100) / 100;
 const ms = (nanoseconds: number) => Math.round((nanoseconds / 1e6) * 100) / 100;
 
 /**
- * `GET /process/status` and `POST /process/status/reset`: this process's worst event-loop delay
- * since the last reset, and its memory, for operators and the benchmarks. They answer only the
+ * `GET /process/status` and `POST /process/status/reset`: this process's state, storage, index
+ * position, worst event-loop delay since the last reset, and its memory, for operators and the
+ * benchmarks. They answer only the
  * operator token (VULNSCOPE_STATUS_TOKEN), never an API token, and exist only when it is set. In a
  * cluster each worker answers for itself (`pid` says which); a reset returns the figures it cleared.
  */
-export function registerProcessStatus(app: FastifyInstance, statusToken: string): void {
+export function registerProcessStatus(app: FastifyInstance, context: AppContext, statusToken: string): void {
   const delay = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   delay.enable();
   let since = Date.now();
@@ -52,8 +54,34 @@ export function registerProcessStatus(app: FastifyInstance, statusToken: string)
   };
   const status = () => {
     const memory = process.memoryUsage();
+    const index = context.hostIndex.status();
+    const breaker = context.storage.db.breakerStatus?.();
     return {
       pid: process.pid,
+      state: context.lifecycle.state,
+      uptime_seconds: Math.round((Date.now() - context.startedAt) / 1000),
+      storage: {
+        engine: context.storage.db.engine,
+        location: context.storage.db.description,
+        ...(breaker
+          ? {
+              breaker: {
+                state: breaker.state,
+                since: new Date(breaker.since).toISOString(),
+                ...(breaker.reason ? { reason: breaker.reason } : {}),
+              },
+            }
+          : {}),
+      },
+      index: {
+        records: index.records,
+        change_seq: index.appliedSeq,
+        memory_bytes: index.memoryBytes,
+        ...(index.buildMs !== undefined ? { build_ms: Math.round(index.buildMs) } : {}),
+        ...(index.lastRefreshAt ? { refreshed_at: new Date(index.lastRefreshAt).toISOString() } : {}),
+        // PostgreSQL: commits are announced to this process, so queries read the change log only after one.
+        listening: index.listening,
+      },
       since: new Date(since).toISOString(),
       event_loop_delay: {
         resolution_ms: RESOLUTION_MS,
@@ -69,7 +97,12 @@ export function registerProcessStatus(app: FastifyInstance, statusToken: string)
         max_ms: round(gc.maxMs),
         max_ms_by_kind: { ...gc.maxByKind },
       },
-      memory: { rss_bytes: memory.rss, heap_used_bytes: memory.heapUsed, external_bytes: memory.external },
+      memory: {
+        rss_bytes: memory.rss,
+        heap_total_bytes: memory.heapTotal,
+        heap_used_bytes: memory.heapUsed,
+        external_bytes: memory.external,
+      },
     };
   };
   app.get(`${PROCESS_STATUS_PREFIX}status`, { preHandler: authorise }, async () => status());
