@@ -41,6 +41,7 @@ const ENDPOINTS: Endpoint[] = [
   { path: '/v3/index', names: [] },
   { path: '/whoami', names: [] },
   { path: '/healthz', names: [] },
+  { path: '/healthz/live', names: [] },
 ];
 
 /** Values that are plausible for some parameter, so the fuzz reaches the filters, not only validation. */

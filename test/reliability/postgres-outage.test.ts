@@ -4,7 +4,7 @@ import { POSTGRES_URL, postgresCase } from '../support/engines.js';
 import { report } from './support/figures.js';
 import { databaseUrlOf, killHard, type RunningServer, sleep, startServer } from './support/processes.js';
 import { seedDatabase } from './support/seed.js';
-import { TcpProxy } from './support/tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { type Answer, describeAnswer, timedGet } from './support/timed-fetch.js';
 
 /**
@@ -43,8 +43,7 @@ describe.runIf(POSTGRES_URL)('PostgreSQL outages through a proxy (postgres)', ()
   beforeEach(async () => {
     database = await postgresCase.fresh();
     const target = new URL(POSTGRES_URL!);
-    proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    await proxy.start();
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     const names = ['outage', ...Array.from({ length: 8 }, (_, i) => `in-flight-${i}`)];
     const tokens = await seedDatabase(database.config, {
       observations: 300,

@@ -3,7 +3,7 @@ import type { DatabaseConfig } from '../../src/config.js';
 import { sqliteCase } from '../support/engines.js';
 import { report } from './support/figures.js';
 import { databaseUrlOf, killHard, type RunningServer, startServer, withStorage } from './support/processes.js';
-import { TcpProxy } from './support/tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { type Answer, describeAnswer, timedGet } from './support/timed-fetch.js';
 
 /**
@@ -28,8 +28,7 @@ describe.runIf(REDIS_URL)('Redis stopped, silent and restarted', () => {
 
   beforeAll(async () => {
     const target = new URL(REDIS_URL!);
-    proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
-    await proxy.start();
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
     database = await sqliteCase.fresh();
     ({ token, budgetTokens } = await withStorage(database.config, async (storage) => ({
       token: (await storage.tokens.create('redis-outage')).token,
