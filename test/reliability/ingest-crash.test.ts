@@ -22,7 +22,7 @@ import { scanLines, toNdjson } from './support/scans.js';
  * ingest run again to the end: the records read back from storage must equal those of a clean
  * run of the same input (checksum over every field but the row id).
  */
-const LINES = 5000;
+const LINES = 3000;
 const BATCH = 100;
 const TRIES = LONG ? 12 : 3;
 

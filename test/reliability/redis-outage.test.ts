@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseConfig } from '../../src/config.js';
 import { sqliteCase } from '../support/engines.js';
 import { report } from './support/figures.js';
-import { databaseUrlOf, killHard, type RunningServer, startServer, withStorage } from './support/processes.js';
+import { databaseUrlOf, killHard, type RunningServer, sleep, startServer, withStorage } from './support/processes.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { type Answer, describeAnswer, timedGet } from './support/timed-fetch.js';
 
@@ -17,6 +17,8 @@ const REDIS_URL = process.env.VULNSCOPE_TEST_REDIS_URL;
 /** The issue's bound: a silent Redis delays no request by more than this. */
 const REDIS_BOUND_MS = 100;
 const PHASE_MS = 3000;
+/** How soon shared counting must resume once Redis answers again (the fallback's probe runs every few seconds). */
+const SHARED_AGAIN_BOUND_MS = 30_000;
 const URLS = ['/whoami', '/v3/index/target-intel?limit=5', '/v4/advisory/list'];
 
 describe.runIf(REDIS_URL)('Redis stopped, silent and restarted', () => {
@@ -74,9 +76,26 @@ describe.runIf(REDIS_URL)('Redis stopped, silent and restarted', () => {
     return refused;
   }
 
+  /** Waits until every server's /healthz says rate limits are shared again; how long that took (ms). */
+  async function sharedAgain(): Promise<number> {
+    const started = performance.now();
+    while (performance.now() - started < SHARED_AGAIN_BOUND_MS) {
+      const modes = await Promise.all(
+        servers.map(async (server) => {
+          const response = await fetch(`${server.base}/healthz`).catch(() => undefined);
+          return ((await response?.json().catch(() => undefined)) as { rate_limit?: string } | undefined)?.rate_limit;
+        }),
+      );
+      if (modes.every((mode) => mode === 'shared')) return performance.now() - started;
+      await sleep(100);
+    }
+    return Number.POSITIVE_INFINITY;
+  }
+
   it('no request fails or waits more than 100 ms, and shared counting returns with Redis', async () => {
     // Warm-up (JIT, connections, Redis ready), not measured.
     await requestsFor(1500);
+    expect(await sharedAgain()).toBeLessThan(SHARED_AGAIN_BOUND_MS);
     const sharedBefore = await refusedOfSharedBudget(budgetTokens[0]!);
     const phases: Array<[string, () => Promise<void>]> = [
       ['reachable', async () => {}],
@@ -105,6 +124,9 @@ describe.runIf(REDIS_URL)('Redis stopped, silent and restarted', () => {
           .map((a) => `${name}: ${describeAnswer(a)}`),
       );
     }
+    const backMs = await sharedAgain();
+    report('redis back after silence', '/healthz says rate_limit shared again after, ms', Math.round(backMs));
+    expect(backMs).toBeLessThan(SHARED_AGAIN_BOUND_MS);
     const sharedAfter = await refusedOfSharedBudget(budgetTokens[1]!);
     report(
       'redis shared budget (20 per token, 24 requests over two instances)',

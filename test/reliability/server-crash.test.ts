@@ -25,7 +25,7 @@ import { scanLines, toNdjson } from './support/scans.js';
  * has ended, its index must equal the database: a cursor walk over every record, and each filter
  * class's total, against the same evaluated directly over the stored records.
  */
-const LINES = 6000;
+const LINES = 4000;
 const TRIES = LONG ? 6 : 2;
 
 describe.each(engineCases())('kill -9 of a server while ingest runs ($name)', (engine) => {

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TARGET_INTEL_PARAMETERS } from '../../src/server/routes/target-intel/parameters.js';
-import { FILTER_PARAMETERS, PAGING_PARAMETERS } from '../../src/server/routes/advisory/parameters.js';
-import { CPE_SEARCH_PARAMETERS } from '../../src/server/routes/cpe-search/query.js';
-import { startBackupApp, loadFeed, FEED, type BackupTestApp } from '../backup/support.js';
-import { engineCases } from '../support/engines.js';
-import { report, SEED } from './support/figures.js';
-import { asObservation, scanLines } from './support/scans.js';
+import { TARGET_INTEL_PARAMETERS } from '../../../src/server/routes/target-intel/parameters.js';
+import { FILTER_PARAMETERS, PAGING_PARAMETERS } from '../../../src/server/routes/advisory/parameters.js';
+import { CPE_SEARCH_PARAMETERS } from '../../../src/server/routes/cpe-search/query.js';
+import { startBackupApp, loadFeed, FEED, type BackupTestApp } from '../../backup/support.js';
+import type { EngineCase } from '../../support/engines.js';
+import { report, SEED } from './figures.js';
+import { asObservation, scanLines } from './scans.js';
 
 /**
  * Fuzzing: for every endpoint, 10,000 seeded random and malformed parameter sets (known names with
@@ -211,76 +211,80 @@ function problemWith(status: number, contentType: string | undefined, body: stri
   return shaped ? undefined : `error body not in the documented shape: ${body.slice(0, 200)}`;
 }
 
-describe.each(engineCases())('fuzzing every endpoint ($name)', (engine) => {
-  let t: BackupTestApp;
+/** The fuzz of every endpoint on one engine (one file per engine, so the two run side by side). */
+export function fuzzEveryEndpoint(engine: EngineCase): void {
+  describe(`fuzzing every endpoint (${engine.name})`, () => {
+    let t: BackupTestApp;
 
-  beforeAll(async () => {
-    t = await startBackupApp(engine);
-    await t.ingest(scanLines(SEED, 600).map(asObservation));
-    await loadFeed(t, 60);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+    beforeAll(async () => {
+      // Request logs would cost more than the requests themselves here.
+      t = await startBackupApp(engine, { VULNSCOPE_LOG_LEVEL: 'warn' });
+      await t.ingest(scanLines(SEED, 600).map(asObservation));
+      await loadFeed(t, 60);
+    });
+    afterAll(async () => {
+      await t?.close();
+    });
 
-  it.each(ENDPOINTS.map((endpoint) => [endpoint.path, endpoint] as const))(
-    '%s: no 5xx, errors in the documented shape, none slower than the deadline',
-    async (_path, endpoint) => {
-      const segment = fc.oneof(
-        fc.constantFrom(FEED, 'target-intel', 'cpecve', 'nope', '..', '%2e%2e', '%', '%00', 'a'.repeat(2000)),
-        rawText.map(safeEncode),
-      );
-      const arbitrary = fc.record({ query: queryOf(endpoint.names), segment, authorization });
-      const cases = fc.sample(arbitrary, { seed: SEED, numRuns: TRIES });
-      const outcomes: Outcome[] = [];
-      const failures: string[] = [];
-      let notSent = 0;
-      const started = performance.now();
-      for (const [index, sample] of cases.entries()) {
-        const path = endpoint.segment ? endpoint.path.replace('{}', sample.segment) : endpoint.path;
-        const url = `${path}${sample.query}`;
-        const headers: Record<string, string> = {};
-        if (sample.authorization === 'good') headers.authorization = `Bearer ${t.token}`;
-        else if (sample.authorization !== 'none') headers.authorization = sample.authorization;
-        const before = performance.now();
-        let response: Awaited<ReturnType<typeof t.app.inject>>;
-        try {
-          response = await t.app.inject({ method: 'GET', url, headers });
-        } catch {
-          // The client library refused to build the request (e.g. an invalid header): nothing reached the server.
-          notSent++;
-          continue;
+    it.each(ENDPOINTS.map((endpoint) => [endpoint.path, endpoint] as const))(
+      '%s: no 5xx, errors in the documented shape, none slower than the deadline',
+      async (_path, endpoint) => {
+        const segment = fc.oneof(
+          fc.constantFrom(FEED, 'target-intel', 'cpecve', 'nope', '..', '%2e%2e', '%', '%00', 'a'.repeat(2000)),
+          rawText.map(safeEncode),
+        );
+        const arbitrary = fc.record({ query: queryOf(endpoint.names), segment, authorization });
+        const cases = fc.sample(arbitrary, { seed: SEED, numRuns: TRIES });
+        const outcomes: Outcome[] = [];
+        const failures: string[] = [];
+        let notSent = 0;
+        const started = performance.now();
+        for (const [index, sample] of cases.entries()) {
+          const path = endpoint.segment ? endpoint.path.replace('{}', sample.segment) : endpoint.path;
+          const url = `${path}${sample.query}`;
+          const headers: Record<string, string> = {};
+          if (sample.authorization === 'good') headers.authorization = `Bearer ${t.token}`;
+          else if (sample.authorization !== 'none') headers.authorization = sample.authorization;
+          const before = performance.now();
+          let response: Awaited<ReturnType<typeof t.app.inject>>;
+          try {
+            response = await t.app.inject({ method: 'GET', url, headers });
+          } catch {
+            // The client library refused to build the request (e.g. an invalid header): nothing reached the server.
+            notSent++;
+            continue;
+          }
+          const ms = performance.now() - before;
+          const problem =
+            problemWith(response.statusCode, response.headers['content-type'] as string | undefined, response.body) ??
+            (ms > DEADLINE_MS ? `took ${Math.round(ms)} ms` : undefined);
+          outcomes.push({ status: response.statusCode, ms, problem });
+          if (problem && failures.length < 10) failures.push(`#${index} GET ${url}: ${problem}`);
         }
-        const ms = performance.now() - before;
-        const problem =
-          problemWith(response.statusCode, response.headers['content-type'] as string | undefined, response.body) ??
-          (ms > DEADLINE_MS ? `took ${Math.round(ms)} ms` : undefined);
-        outcomes.push({ status: response.statusCode, ms, problem });
-        if (problem && failures.length < 10) failures.push(`#${index} GET ${url}: ${problem}`);
-      }
-      const wall = (performance.now() - started) / 1000;
-      const times = outcomes.map((o) => o.ms).sort((a, b) => a - b);
-      const byStatus = new Map<number, number>();
-      for (const o of outcomes) byStatus.set(o.status, (byStatus.get(o.status) ?? 0) + 1);
-      const part = `fuzz ${engine.name} ${endpoint.path}`;
-      report(part, 'tries', outcomes.length);
-      report(part, 'failures', outcomes.filter((o) => o.problem).length);
-      report(
-        part,
-        'statuses',
-        [...byStatus]
-          .sort((a, b) => a[0] - b[0])
-          .map(([s, n]) => `${s}×${n}`)
-          .join(' '),
-      );
-      report(part, 'p50 / p99 / max ms', `${pct(times, 0.5)} / ${pct(times, 0.99)} / ${pct(times, 1)}`);
-      report(part, 'wall s', wall);
-      if (notSent) report(part, 'not sent (client refused)', notSent);
-      expect(failures, `seed ${SEED}`).toEqual([]);
-      expect(outcomes.length).toBeGreaterThanOrEqual(TRIES * 0.99);
-    },
-  );
-});
+        const wall = (performance.now() - started) / 1000;
+        const times = outcomes.map((o) => o.ms).sort((a, b) => a - b);
+        const byStatus = new Map<number, number>();
+        for (const o of outcomes) byStatus.set(o.status, (byStatus.get(o.status) ?? 0) + 1);
+        const part = `fuzz ${engine.name} ${endpoint.path}`;
+        report(part, 'tries', outcomes.length);
+        report(part, 'failures', outcomes.filter((o) => o.problem).length);
+        report(
+          part,
+          'statuses',
+          [...byStatus]
+            .sort((a, b) => a[0] - b[0])
+            .map(([s, n]) => `${s}×${n}`)
+            .join(' '),
+        );
+        report(part, 'p50 / p99 / max ms', `${pct(times, 0.5)} / ${pct(times, 0.99)} / ${pct(times, 1)}`);
+        report(part, 'wall s', wall);
+        if (notSent) report(part, 'not sent (client refused)', notSent);
+        expect(failures, `seed ${SEED}`).toEqual([]);
+        expect(outcomes.length).toBeGreaterThanOrEqual(TRIES * 0.99);
+      },
+    );
+  });
+}
 
 function pct(sorted: number[], q: number): string {
   if (sorted.length === 0) return '-';
