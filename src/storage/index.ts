@@ -53,7 +53,6 @@ export type {
   AdvisoryHit,
   AdvisoryPaging,
   AdvisoryPosition,
-  AdvisorySearchResult,
   IndexRowPosition,
   LoadCounts,
   VisibleRecord,
