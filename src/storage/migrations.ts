@@ -368,9 +368,14 @@ async function fillAdvisoryUpdateTimes(tx: Sql): Promise<void> {
 
 /** Applies the pending migrations in order (`through`: stop after that one, to test an upgrade). */
 export async function migrate(db: Database, options: { through?: number } = {}): Promise<{ applied: number[] }> {
-  await db.run(
-    `CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`,
-  );
+  await db.transaction(async (tx) => {
+    // Instances opening a new schema together: PostgreSQL's CREATE TABLE IF NOT EXISTS is not safe against itself.
+    if (tx.engine === 'postgres')
+      await tx.run(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':schema_migrations'))`);
+    await tx.run(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`,
+    );
+  });
   const applied: number[] = [];
   for (const migration of MIGRATIONS) {
     if (options.through !== undefined && migration.id > options.through) break;

@@ -35,6 +35,9 @@ const CONNECTION_ERRORS = new Set([
   '08004',
 ]);
 
+/** unique_violation on the catalog and duplicate_schema: what `CREATE SCHEMA IF NOT EXISTS` raises when it races. */
+const SCHEMA_CREATED_CONCURRENTLY = new Set(['23505', '42P06']);
+
 /** Connection-level failures become the 503 family member; everything else passes through. */
 function translate(error: unknown): unknown {
   const code = (error as { code?: string }).code;
@@ -116,6 +119,9 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     });
     try {
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    } catch (error) {
+      // Two processes creating the same new schema at once: the loser's statement fails, the schema exists.
+      if (!SCHEMA_CREATED_CONCURRENTLY.has((error as { code?: string }).code ?? '')) throw translate(error);
     } finally {
       client.release();
     }
