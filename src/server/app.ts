@@ -84,6 +84,11 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerErrorHandling(app);
   registerRequestTextChecks(app);
   registerResponseHeaders(app);
+  app.addHook('onSend', async (_request, reply, payload) => {
+    // A draining server lets every connection end with its current response.
+    if (context.lifecycle.state === 'draining') reply.header('Connection', 'close');
+    return payload;
+  });
   const authenticate = requireToken(context.tokens);
   const rateLimiter =
     context.rateLimiter ??

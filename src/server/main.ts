@@ -22,6 +22,7 @@ export async function createContext(config: Config, storage?: Storage): Promise<
     if (!storage) await context.storage.close().catch(() => {});
     throw error;
   }
+  context.lifecycle.markReady();
   return context;
 }
 
@@ -51,7 +52,6 @@ async function buildIndexes(context: AppContext): Promise<void> {
   await context.hostIndex.build();
   await context.cpeNames?.build();
   await context.advisoryIndex?.build();
-  context.lifecycle.markReady();
 }
 
 export interface RunningServer {
@@ -136,6 +136,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     jobs?.add(expirySweepJob(context, built.log));
     jobs?.add(remapJob(context, built.log));
     await jobs?.start();
+    context.lifecycle.markReady();
     return { app: built, context, url: address, close };
   } catch (error) {
     // A failed start (a port in use, most often) must leave nothing running: no index polling,
@@ -151,12 +152,15 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
  */
 async function drain(app: FastifyInstance, timeoutMs: number): Promise<void> {
   const closing = app.close();
+  // A keep-alive connection whose request finished during the drain is closed too.
+  const idleSweep = setInterval(() => app.server.closeIdleConnections(), 100);
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
   });
   const outcome = await Promise.race([closing.then(() => 'closed' as const), timedOut]);
   clearTimeout(timer);
+  clearInterval(idleSweep);
   if (outcome === 'timeout') {
     app.log.warn({ drain_timeout_ms: timeoutMs }, 'requests still running at the drain deadline: connections cut');
     app.server.closeAllConnections();

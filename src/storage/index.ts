@@ -57,7 +57,6 @@ export type {
   AdvisoryHit,
   AdvisoryPaging,
   AdvisoryPosition,
-  AdvisorySearchResult,
   IndexRowPosition,
   LoadCounts,
   VisibleRecord,

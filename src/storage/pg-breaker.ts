@@ -110,7 +110,9 @@ export class PostgresBreaker {
   private async ask(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer to the probe within ${this.probeMs} ms`)), this.probeMs);
+      // Decided after the next I/O poll: a late event loop alone must not count as a silent database.
+      const fail = () => reject(new Error(`no answer to the probe within ${this.probeMs} ms`));
+      timer = setTimeout(() => setImmediate(fail), this.probeMs);
     });
     try {
       await Promise.race([this.query(), deadline]);

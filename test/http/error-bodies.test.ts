@@ -76,7 +76,7 @@ describe.each(engineCases())('5xx bodies carry no server detail ($name)', (engin
       const before = t.logs.length;
       const response = await t.get('/healthz', null);
       expect(response.status).toBe(503);
-      expect(response.body).toEqual({ status: 'unavailable', live: true, ready: false, rate_limit: 'per-instance' });
+      expect(response.body).toEqual({ status: 'unavailable', live: true, ready: false, rate_limit: 'memory' });
       expect(response.headers['retry-after']).toBe('5');
       const text = JSON.stringify(response.body);
       expect(text).not.toContain(secretPath);

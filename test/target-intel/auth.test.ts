@@ -38,7 +38,7 @@ describe.each(engineCases())('target-intel authentication on $name', (engine) =>
   it('/healthz answers without a token and says only whether the process is live and ready', async () => {
     const response = await inject('/healthz');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ status: 'ok', live: true, ready: true, rate_limit: 'per-instance' });
+    expect(response.body).toEqual({ status: 'ok', live: true, ready: true, rate_limit: 'memory' });
     expect(await inject('/healthz/live')).toMatchObject({ status: 200, body: { live: true } });
   });
 

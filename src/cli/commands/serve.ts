@@ -46,6 +46,13 @@ export function startFailure(error: unknown, config: Pick<Config, 'host' | 'port
  */
 export async function serve(config: Config, announce?: (server: RunningServer) => void): Promise<void> {
   if (config.workers > 1 && cluster.isPrimary) return supervise(config);
+  // A signal during the start leaves at once: nothing but "starting" answers has been served.
+  const signal = untilSignal();
+  const leaveDuringStart = () => process.exit();
+  void signal.done.then(() => {
+    if (!started) leaveDuringStart();
+  });
+  let started = false;
   let server: RunningServer;
   try {
     server = await startServer(config, {
@@ -53,6 +60,7 @@ export async function serve(config: Config, announce?: (server: RunningServer) =
       listenEarly: !cluster.isWorker,
     });
   } catch (error) {
+    signal.cancel();
     const failure = startFailure(error, config);
     if (!cluster.isWorker) throw failure;
     // The primary reports it once for every worker; this worker only leaves.
@@ -61,8 +69,9 @@ export async function serve(config: Config, announce?: (server: RunningServer) =
     cluster.worker?.disconnect();
     return;
   }
+  started = true;
   announce?.(server);
-  await untilSignal().done;
+  await signal.done;
   await server.close();
   // A worker's IPC channel to the primary would keep it alive after everything else closed.
   if (cluster.isWorker) cluster.worker?.disconnect();

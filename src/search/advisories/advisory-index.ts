@@ -7,12 +7,7 @@
  */
 import type { AdvisoryFilters } from '../../core/advisory/filters.js';
 import { unavailable } from '../../core/errors.js';
-import type {
-  AdvisoryPaging,
-  AdvisoryRepository,
-  AdvisorySearchResult,
-  IndexRowPosition,
-} from '../../storage/index.js';
+import type { AdvisoryPaging, AdvisoryRepository, AdvisoryPosition, IndexRowPosition } from '../../storage/index.js';
 import { Announcements } from '../announcements.js';
 import type { Bitmap } from '../bitmap.js';
 import { FeedChange, FeedState } from './feed-change.js';
@@ -34,6 +29,17 @@ export interface AdvisoryIndexStatus {
   records: number;
   memoryBytes: number;
   buildMs?: number;
+}
+
+/** A page of advisories: the stored records' JSON text, each with its place in the served order. */
+export interface AdvisoryIndexPage {
+  /** Records in the feeds searched. */
+  total: number;
+  /** Records matching the filters. */
+  filtered: number;
+  records: Array<AdvisoryPosition & { json: string }>;
+  /** In `after` mode: more records follow the last one returned. */
+  more: boolean;
 }
 
 export class AdvisoryIndex {
@@ -120,11 +126,7 @@ export class AdvisoryIndex {
     return this.queued;
   }
 
-  async search(
-    feeds: readonly string[],
-    filters: AdvisoryFilters,
-    paging: AdvisoryPaging,
-  ): Promise<AdvisorySearchResult> {
+  async search(feeds: readonly string[], filters: AdvisoryFilters, paging: AdvisoryPaging): Promise<AdvisoryIndexPage> {
     const names = [...new Set(feeds)].sort();
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       await this.catchUp(names);
@@ -138,7 +140,7 @@ export class AdvisoryIndex {
           (candidates) => this.matching(filters, candidates, paging.mode === 'after'),
         ),
       );
-      const records = await this.advisories.recordsByRowIds(page.hits.map((hit) => hit.rowId));
+      const records = await this.advisories.recordTextsByRowIds(page.hits.map((hit) => hit.rowId));
       // A row purged since the catch-up: a newer generation switched in (perhaps not yet announced); read again.
       if (page.hits.some((hit) => !records.has(hit.rowId))) {
         this.announcements.markPending();
@@ -148,7 +150,7 @@ export class AdvisoryIndex {
         total: page.total,
         filtered: page.filtered,
         more: page.more,
-        records: page.hits.map(({ rowId, ...position }) => ({ ...position, record: records.get(rowId) })),
+        records: page.hits.map(({ rowId, ...position }) => ({ ...position, json: records.get(rowId)! })),
       };
     }
     throw unavailable('advisory feeds were reloaded repeatedly during the query; try again');

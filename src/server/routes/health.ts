@@ -19,7 +19,6 @@ export function registerHealth(app: FastifyInstance, context: AppContext, rateLi
     '/healthz',
     { schema: { summary: 'Readiness: 200 when this process serves the API, else 503', tags: ['service'] } },
     async (request, reply) => {
-      const rateLimit = rateLimiter.shared ? 'shared' : 'per-instance';
       let status: string = context.lifecycle.state;
       if (context.lifecycle.ready) {
         try {
@@ -34,7 +33,8 @@ export function registerHealth(app: FastifyInstance, context: AppContext, rateLi
       const ready = status === 'ok';
       reply.status(ready ? 200 : 503);
       if (!ready) reply.header('Retry-After', '5');
-      return { status, live: true, ready, rate_limit: rateLimit };
+      // How request budgets are counted: `shared` (Redis), `per-instance` (Redis away) or `memory` (no Redis configured).
+      return { status, live: true, ready, rate_limit: rateLimiter.mode() };
     },
   );
 }

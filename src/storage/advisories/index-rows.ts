@@ -131,15 +131,18 @@ export async function visibleRecords(
   return rows.map((row) => ({ id: Number(row.id), recordId: row.record_id }));
 }
 
-/** The stored records of these row ids (one page: one statement); rows purged since are absent. */
-export async function recordsByRowIds(db: Sql, ids: readonly number[]): Promise<Map<number, unknown>> {
-  const byId = new Map<number, unknown>();
+/**
+ * The stored records of these row ids as their JSON text, served as stored without a parse and a
+ * second serialisation (one page: one statement); rows purged since are absent.
+ */
+export async function recordTextsByRowIds(db: Sql, ids: readonly number[]): Promise<Map<number, string>> {
+  const byId = new Map<number, string>();
   for (const chunk of chunks(ids)) {
     const rows = await db.all<{ id: number | string; record: string }>(
       `SELECT id, record FROM advisories WHERE id IN (${placeholders(chunk.length)})`,
       chunk,
     );
-    for (const row of rows) byId.set(Number(row.id), JSON.parse(row.record) as unknown);
+    for (const row of rows) byId.set(Number(row.id), row.record);
   }
   return byId;
 }

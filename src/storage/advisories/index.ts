@@ -9,7 +9,7 @@ import {
 } from './feeds.js';
 import {
   changedIndexRows,
-  recordsByRowIds,
+  recordTextsByRowIds,
   visibleRecords,
   type AdvisoryIndexRow,
   type IndexRowPosition,
@@ -22,7 +22,7 @@ export type { StoredFeed } from './feeds.js';
 export type { AdvisoryIndexRow, IndexRowPosition, VisibleRecord } from './index-rows.js';
 export type { AdvisoryWrite, LoadCounts, LoadInput, LoadOptions } from './load.js';
 export { AdvisoryLoad } from './load.js';
-export type { AdvisoryHit, AdvisoryPaging, AdvisoryPosition, AdvisorySearchResult } from './search.js';
+export type { AdvisoryHit, AdvisoryPaging, AdvisoryPosition } from './search.js';
 
 /** Advisory feeds and their records: loading generations, and the `/v4/advisory` query. */
 export class AdvisoryRepository {
@@ -88,8 +88,8 @@ export class AdvisoryRepository {
   }
 
   /** The stored records of these row ids; rows purged since are absent. */
-  recordsByRowIds(ids: readonly number[]): Promise<Map<number, unknown>> {
-    return recordsByRowIds(this.db, ids);
+  recordTextsByRowIds(ids: readonly number[]): Promise<Map<number, string>> {
+    return recordTextsByRowIds(this.db, ids);
   }
 
   /** Remembers the HTTP validators of the last download, for conditional requests. */

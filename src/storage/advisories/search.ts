@@ -21,16 +21,6 @@ export interface AdvisoryHit extends AdvisoryPosition {
   record: unknown;
 }
 
-export interface AdvisorySearchResult {
-  /** Records in the feeds searched. */
-  total: number;
-  /** Records matching the filters. */
-  filtered: number;
-  records: AdvisoryHit[];
-  /** In `after` mode: more records follow the last one returned. */
-  more: boolean;
-}
-
 /**
  * A page of the records `generation` of `feed` serves, in the served order (cve_id, record_id),
  * after the position `after` (the last record of the previous page; none: from the start).
