@@ -63,6 +63,17 @@ describe.runIf(REDIS_URL).each(engineCases())('rate limits while Redis goes away
   const changes: CountingMode[] = [];
   const tokens = { a: '', b: '', c: '', small: '', large: '' };
 
+  /**
+   * Each outage starts from shared counting, and its reports are counted from there: on a machine
+   * so loaded that Redis misses the 50 ms deadline, the breaker may open (and close) on its own.
+   */
+  let phaseStart = 0;
+  const startPhase = async () => {
+    await until(() => limiter.mode() === 'shared', 10_000);
+    phaseStart = changes.length;
+  };
+  const changesInPhase = () => changes.slice(phaseStart);
+
   const get = async (token: string) => {
     const started = performance.now();
     const response = await app.inject({
@@ -108,10 +119,10 @@ describe.runIf(REDIS_URL).each(engineCases())('rate limits while Redis goes away
     console.info(
       `Redis answering (${engine.name}): 8 concurrent requests took at most ${Math.max(...burst.map((r) => r.ms)).toFixed(1)} ms`,
     );
-    expect(changes).toEqual([]);
   });
 
   it('a stopped Redis: every request answers, counted and limited per instance; reported once', async () => {
+    await startPhase();
     await proxy.setMode('refuse');
     await until(() => limiter.mode() === 'per-instance', 5000);
     const remaining: unknown[] = [];
@@ -126,7 +137,7 @@ describe.runIf(REDIS_URL).each(engineCases())('rate limits while Redis goes away
     expect(small.map((r) => r.status).sort()).toEqual([200, 200, 200, 429]);
     // ioredis retries meanwhile (each retry refused): still one report.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(changes).toEqual(['per-instance']);
+    expect(changesInPhase()).toEqual(['per-instance']);
   });
 
   it('a restarted Redis: shared counting resumes, reported once', async () => {
@@ -134,10 +145,11 @@ describe.runIf(REDIS_URL).each(engineCases())('rate limits while Redis goes away
     await until(() => limiter.mode() === 'shared', 10_000);
     // Token a spent 2 in Redis before the outage and none in this process's counters since.
     expect((await get(tokens.a)).remaining).toBe('97');
-    expect(changes).toEqual(['per-instance', 'shared']);
+    expect(changesInPhase()).toEqual(['per-instance', 'shared']);
   });
 
   it('a silent Redis delays no request past the bound; the breaker then skips Redis altogether', async () => {
+    await startPhase();
     await proxy.setMode('silent');
     // Requests in flight when Redis falls silent each wait at most one command deadline.
     const burst = await Promise.all(Array.from({ length: 8 }, () => get(tokens.c)));
@@ -167,14 +179,14 @@ describe.runIf(REDIS_URL).each(engineCases())('rate limits while Redis goes away
     expect(limiter.mode()).toBe('per-instance');
     // Counted in this process throughout: every request of the loop, none lost to a probe or reconnect.
     expect((await get(tokens.large)).remaining).toBe(String(10_000 - count - 1));
-    expect(changes).toEqual(['per-instance', 'shared', 'per-instance']);
+    expect(changesInPhase()).toEqual(['per-instance']);
   });
 
   it('Redis answering again after silence: shared counting resumes, reported once', async () => {
     await proxy.setMode('forward');
     await until(() => limiter.mode() === 'shared', 10_000);
     expect((await get(tokens.a)).remaining).toBe('96');
-    expect(changes).toEqual(['per-instance', 'shared', 'per-instance', 'shared']);
+    expect(changesInPhase()).toEqual(['per-instance', 'shared']);
   });
 });
 

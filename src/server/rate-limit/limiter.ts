@@ -39,11 +39,6 @@ export class RateLimiter {
     return this.counter.mode();
   }
 
-  /** Whether every instance spends one budget right now (Redis answering). */
-  get shared(): boolean {
-    return this.mode() === 'shared';
-  }
-
   /** Counts the request; `undefined` when the token is not limited in that group. */
   async check(token: TokenInfo, path: string, now = Date.now()): Promise<RateDecision | undefined> {
     const group = rateGroupOf(path);
