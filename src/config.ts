@@ -42,6 +42,8 @@ export interface Config {
   logLevel: string;
   /** Server processes sharing the port (each with its own index); 1 = no cluster. */
   workers: number;
+  /** In a cluster's worker: whether the primary gave it the background work (set by the primary, never by users). */
+  clusterSweeper: boolean;
   /** Feeds a token created without `--feeds` may read (`*` unless VULNSCOPE_DEFAULT_FEEDS says otherwise). */
   defaultFeeds: FeedEntitlement;
   /** Request budgets per endpoint group (VULNSCOPE_RATE_LIMIT). */
@@ -134,6 +136,8 @@ export interface ConfigOverrides {
 }
 
 export const DEFAULT_DATABASE = './data/vulnscope.db';
+/** How a cluster's primary tells a worker it runs the background work. */
+export const CLUSTER_SWEEPER_VARIABLE = 'VULNSCOPE_CLUSTER_SWEEPER';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Config {
   const pick = (flag: string | number | undefined, name: string) =>
@@ -183,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     remapPollMs: integer(nonEmpty(env.VULNSCOPE_REMAP_POLL_MS) ?? '2000', 'VULNSCOPE_REMAP_POLL_MS', 10, 3_600_000),
     logLevel: pick(overrides.logLevel, 'VULNSCOPE_LOG_LEVEL') ?? 'info',
     workers: integer(pick(overrides.workers, 'VULNSCOPE_WORKERS') ?? '1', 'VULNSCOPE_WORKERS', 1, 64),
+    clusterSweeper: env[CLUSTER_SWEEPER_VARIABLE] === '1',
     defaultFeeds: named('VULNSCOPE_DEFAULT_FEEDS', () =>
       parseFeedEntitlement(pick(overrides.defaultFeeds, 'VULNSCOPE_DEFAULT_FEEDS') ?? '*'),
     ),

@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { Config } from '../../config.js';
+import { CLUSTER_SWEEPER_VARIABLE, type Config } from '../../config.js';
 import { VulnscopeError } from '../../core/errors.js';
 import { startServer, type RunningServer } from '../../server/main.js';
 
@@ -56,7 +56,7 @@ export async function serve(config: Config, announce?: (server: RunningServer) =
   let server: RunningServer;
   try {
     server = await startServer(config, {
-      sweeper: !cluster.isWorker || cluster.worker?.id === 1,
+      sweeper: !cluster.isWorker || config.clusterSweeper,
       listenEarly: !cluster.isWorker,
     });
   } catch (error) {
@@ -105,6 +105,12 @@ function supervise(config: Config): Promise<void> {
       const m = message as { type?: unknown; message?: unknown } | null;
       if (m?.type === START_FAILED) failed(String(m.message));
     };
+    // One worker runs the background work (job lock, snapshots); a replacement of it takes its role.
+    let sweeperId: number | undefined;
+    const fork = (sweeps: boolean) => {
+      const worker = cluster.fork({ [CLUSTER_SWEEPER_VARIABLE]: sweeps ? '1' : '0' });
+      if (sweeps) sweeperId = worker.id;
+    };
     const onExit = (worker: Worker, code: number | null, signalName: string | null) => {
       if (stopping) return;
       if (!listened.has(worker.id)) {
@@ -113,7 +119,7 @@ function supervise(config: Config): Promise<void> {
         return;
       }
       process.stderr.write(`worker ${worker.process.pid} exited (${code ?? signalName}); starting another\n`);
-      cluster.fork();
+      fork(worker.id === sweeperId);
     };
     const cleanup = () => {
       cluster.off('listening', onListening);
@@ -123,7 +129,7 @@ function supervise(config: Config): Promise<void> {
     cluster.on('listening', onListening);
     cluster.on('message', onMessage);
     cluster.on('exit', onExit);
-    for (let i = 0; i < config.workers; i++) cluster.fork();
+    for (let i = 0; i < config.workers; i++) fork(i === 0);
     void signal.done.then(async () => {
       if (stopping) return;
       stopping = true;
