@@ -126,7 +126,10 @@ describe.each(engineCases())('restarting from the host index snapshot ($name)', 
       { retentionDays: 0 },
     );
     const settled: string[] = [];
-    const writing = app.context.hostIndex.saveSnapshot().then((done) => (settled.push('write'), done));
+    const writing = app.context.hostIndex.saveSnapshot().then((done) => {
+      settled.push('write');
+      return done;
+    });
     const refreshing = app.context.hostIndex.refresh().then(() => settled.push('refresh'));
     const [written] = await Promise.all([writing, refreshing]);
     expect(settled).toEqual(['write', 'refresh']);
