@@ -37,7 +37,7 @@ const MEMORY_MAX_AGE_MS = 60_000;
 const CHANGE_BATCH = 5000;
 const noop = () => {};
 /** How long stop() waits for a refresh in progress before it gives up the last snapshot. */
-const STOP_WAIT_MS = 2000;
+const STOP_WAIT_MS = 500;
 
 /** Whether `promise` settles within `ms`. */
 function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
