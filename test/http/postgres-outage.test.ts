@@ -194,3 +194,34 @@ describe.runIf(POSTGRES_URL)('the PostgreSQL breaker', () => {
     }
   });
 });
+
+describe.runIf(POSTGRES_URL)('closing PostgreSQL storage', () => {
+  it('does not wait for a statement stuck on a slow server', async () => {
+    const target = new URL(POSTGRES_URL!);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const fresh = await postgresCase.fresh();
+    const url = new URL(POSTGRES_URL!);
+    url.hostname = proxy.host;
+    url.port = String(proxy.port);
+    const schema = (fresh.config as { schema: string }).schema;
+    const storage = await createStorage({ engine: 'postgres', url: url.toString(), schema });
+    try {
+      proxy.setLatency(30_000);
+      const stuck = storage.db.get('SELECT 1 AS one').then(
+        () => 'answered',
+        () => 'failed',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const started = performance.now();
+      await storage.close();
+      const seconds = (performance.now() - started) / 1000;
+      expect(await stuck).toBe('failed');
+      console.info(`closing with a stuck statement: ${seconds.toFixed(2)} s`);
+      expect(seconds).toBeLessThan(10);
+    } finally {
+      proxy.setLatency(0);
+      await proxy.close();
+      await fresh.drop();
+    }
+  });
+});
