@@ -51,6 +51,9 @@ describe('serve --workers 2: the worker running the background work is replaced 
       VULNSCOPE_BACKUP_INTERVAL: '0',
       VULNSCOPE_LOG_LEVEL: 'error',
     });
+    // A pipe nobody reads fills up and blocks the server's writes.
+    server.stdout!.resume();
+    server.stderr!.resume();
     try {
       await until('the cluster answers', () => (fs.existsSync(file) ? leaseHolderPid(file) : undefined), 60_000);
       const first = leaseHolderPid(file)!;

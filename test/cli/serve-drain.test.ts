@@ -16,6 +16,7 @@ describe.runIf(POSTGRES_URL)('serve drains on SIGTERM', () => {
   let drop: () => Promise<void>;
   let databaseUrl: string;
   let child: ChildProcess | undefined;
+  let output = '';
   const tokens: string[] = [];
 
   beforeAll(async () => {
@@ -56,6 +57,10 @@ describe.runIf(POSTGRES_URL)('serve drains on SIGTERM', () => {
       ...env,
     });
     const running = child;
+    // Read what the server writes: a pipe nobody reads fills up and blocks its writes.
+    output = '';
+    running.stdout!.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
+    running.stderr!.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
     const exited = new Promise<number | null>((resolve) => running.on('exit', (code) => resolve(code)));
     const base = `http://127.0.0.1:${port}`;
     for (let i = 0; i < 300; i++) {
@@ -87,7 +92,7 @@ describe.runIf(POSTGRES_URL)('serve drains on SIGTERM', () => {
     const response = await inFlight;
     expect(response.status).toBe(200);
     expect(await exited).toBe(0);
-  });
+  }, 120_000);
 
   it('cuts a request still running at the drain deadline and exits', async () => {
     const { base, exited } = await serve({ VULNSCOPE_DRAIN_TIMEOUT_MS: '500' });
@@ -100,9 +105,10 @@ describe.runIf(POSTGRES_URL)('serve drains on SIGTERM', () => {
     const signalled = performance.now();
     child!.kill('SIGTERM');
     expect(await inFlight).toBe('cut');
-    await exited;
+    expect(await exited, output).not.toBeNull();
     const seconds = (performance.now() - signalled) / 1000;
     console.info(`drain deadline 0.5 s: exited ${seconds.toFixed(2)} s after SIGTERM`);
-    expect(seconds).toBeLessThan(10);
-  });
+    // The drain deadline plus the 5 s grace for closing, with room for a loaded machine.
+    expect(seconds).toBeLessThan(15);
+  }, 120_000);
 });

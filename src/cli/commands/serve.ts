@@ -3,6 +3,9 @@ import { CLUSTER_SWEEPER_VARIABLE, type Config } from '../../config.js';
 import { VulnscopeError } from '../../core/errors.js';
 import { startServer, type RunningServer } from '../../server/main.js';
 
+/** How long closing may take after the drain deadline (background work, the index snapshot, storage). */
+const SHUTDOWN_GRACE_MS = 5_000;
+
 /** What a worker that could not start tells the primary (which reports it once and stops). */
 const START_FAILED = 'vulnscope:start-failed';
 
@@ -72,6 +75,11 @@ export async function serve(config: Config, announce?: (server: RunningServer) =
   started = true;
   announce?.(server);
   await signal.done;
+  // Whatever the closing steps wait on (a database gone slow), the process ends soon after its drain.
+  setTimeout(() => {
+    process.stderr.write('shutdown did not finish within the drain deadline and its grace; exiting\n');
+    process.exit(1);
+  }, config.drainTimeoutMs + SHUTDOWN_GRACE_MS).unref();
   await server.close();
   // A worker's IPC channel to the primary would keep it alive after everything else closed.
   if (cluster.isWorker) cluster.worker?.disconnect();
