@@ -137,6 +137,11 @@ export class PostgresBreaker {
     for (const reject of this.pending) reject(refusal);
     this.pending.clear();
     // Queries stuck on a silent server would hold their connections until a timeout: cut them now.
+    this.cutConnections();
+  }
+
+  /** Cuts every pooled connection: their statements fail at once. */
+  cutConnections(): void {
     for (const client of this.connections) socketOf(client)?.destroy();
   }
 

@@ -35,6 +35,9 @@ const CONNECTION_ERRORS = new Set([
   '08004',
 ]);
 
+/** How long closing waits for statements in flight before cutting their connections. */
+const CLOSE_WAIT_MS = 2_000;
+
 /** unique_violation on the catalog and duplicate_schema: what `CREATE SCHEMA IF NOT EXISTS` raises when it races. */
 const SCHEMA_CREATED_CONCURRENTLY = new Set(['23505', '42P06']);
 
@@ -165,7 +168,17 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     onBreakerChange: (listener: (status: BreakerStatus) => void) => breaker.onChange(listener),
     async close() {
       await breaker.stop();
-      await pool.end();
+      // A statement stuck on a slow or silent server must not hold a stopping process.
+      const ended = pool.end();
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), CLOSE_WAIT_MS);
+      });
+      if ((await Promise.race([ended, late])) === 'late') {
+        breaker.cutConnections();
+        await ended.catch(() => {});
+      }
+      clearTimeout(timer);
     },
     listen: (channel, handlers) => listen(clientConfig, channel, handlers),
   };

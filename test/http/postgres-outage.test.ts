@@ -206,6 +206,8 @@ describe.runIf(POSTGRES_URL)('closing PostgreSQL storage', () => {
     const schema = (fresh.config as { schema: string }).schema;
     const storage = await createStorage({ engine: 'postgres', url: url.toString(), schema });
     try {
+      // A pooled connection already open, so the statement is sent at once and waits on the server.
+      expect(await storage.db.get('SELECT 1 AS one')).toEqual({ one: 1 });
       proxy.setLatency(30_000);
       const stuck = storage.db.get('SELECT 1 AS one').then(
         () => 'answered',
@@ -223,5 +225,5 @@ describe.runIf(POSTGRES_URL)('closing PostgreSQL storage', () => {
       await proxy.close();
       await fresh.drop();
     }
-  });
+  }, 30_000);
 });
