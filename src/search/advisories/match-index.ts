@@ -26,12 +26,8 @@ import {
   type ItemSource,
 } from './version-group.js';
 import { Slicer } from '../slices.js';
-
-interface Item {
-  slot: number;
-  entry?: MatchEntry;
-  criterion?: MatchCriterion;
-}
+import { uint32Column, uint8Column } from '../columns.js';
+import { ItemStore } from './item-store.js';
 
 /** Where an item is indexed; derived from its entry or criterion when added and again when deleted. */
 interface Placement {
@@ -92,9 +88,13 @@ export interface MatchIndexStats {
 }
 
 export class AdvisoryMatchIndex {
-  private readonly items = new Map<number, Item>();
-  private readonly slotItems = new Map<number, number[]>();
-  private nextItem = 0;
+  private readonly store = new ItemStore();
+  private liveItems = 0;
+  /** A slot's items have consecutive ids: the first, and how many (a slot without any still counts as set). */
+  private readonly firstItem = uint32Column();
+  private readonly itemCount = uint32Column();
+  private readonly slotSet = uint8Column();
+  private slotsSet = 0;
   /** The slot of each item id ever given (ids are never reused: a structure may still name a deleted one). */
   private slotOfItem = new Uint32Array(1024);
   private readonly groups = new Map<string, VersionGroup>();
@@ -119,37 +119,43 @@ export class AdvisoryMatchIndex {
   }
 
   private readonly source: ItemSource = {
-    has: (item) => this.items.has(item),
-    isCriterion: (item) => this.item(item).criterion !== undefined,
-    entry: (item) => this.item(item).entry!,
-    criterion: (item) => this.item(item).criterion!,
-    entryRule: (item) => compileEntry(this.item(item).entry!),
-    criterionRule: (item) => compileCriterion(this.item(item).criterion!),
+    has: (item) => this.store.has(item),
+    isCriterion: (item) => this.store.isCriterion(item),
+    entry: (item) => this.store.entry(item),
+    criterion: (item) => this.store.criterion(item),
+    entryRule: (item) => compileEntry(this.store.entry(item)),
+    criterionRule: (item) => compileCriterion(this.store.criterion(item)),
   };
-
-  private item(item: number): Item {
-    return this.items.get(item)!;
-  }
 
   /** Adds the match data of a record slot, or replaces it. */
   set(slot: number, data: MatchData): void {
     this.delete(slot);
-    const ids: number[] = [];
-    for (const entry of data.entries) ids.push(this.addItem({ slot, entry }, entryPlacement(entry)));
+    let first: number | undefined;
+    let count = 0;
+    const added = (id: number) => {
+      first ??= id;
+      count++;
+    };
+    for (const entry of data.entries) added(this.addItem(slot, { entry }, entryPlacement(entry)));
     for (const criterion of data.criteria) {
       const placement = criterionPlacement(criterion);
-      if (placement) ids.push(this.addItem({ slot, criterion }, placement));
+      if (placement) added(this.addItem(slot, { criterion }, placement));
     }
-    this.slotItems.set(slot, ids);
+    this.firstItem.set(slot, first ?? 0);
+    this.itemCount.set(slot, count);
+    this.slotSet.set(slot, 1);
+    this.slotsSet++;
   }
 
   delete(slot: number): void {
-    const ids = this.slotItems.get(slot);
-    if (!ids) return;
-    this.slotItems.delete(slot);
-    for (const id of ids) {
-      const item = this.item(id);
-      const placement = item.entry ? entryPlacement(item.entry) : criterionPlacement(item.criterion!)!;
+    if (this.slotSet.get(slot) === 0) return;
+    this.slotSet.set(slot, 0);
+    this.slotsSet--;
+    const first = this.firstItem.get(slot);
+    for (let id = first, end = first + this.itemCount.get(slot); id < end; id++) {
+      const placement = this.store.isCriterion(id)
+        ? criterionPlacement(this.store.criterion(id))!
+        : entryPlacement(this.store.entry(id));
       for (const key of placement.groups) {
         const group = this.groups.get(key);
         if (!group) continue;
@@ -164,12 +170,24 @@ export class AdvisoryMatchIndex {
       }
       this.countGroup(placement, -1);
       for (const text of placement.cpes) this.cpes.remove(text, id, placement.groups[0]!);
-      this.items.delete(id);
+      this.store.delete(id);
+      this.liveItems--;
     }
   }
 
   get size(): number {
-    return this.slotItems.size;
+    return this.slotsSet;
+  }
+
+  /** Bytes of the items' encoded match data and per-slot columns (postings and structures not counted). */
+  get byteLength(): number {
+    return (
+      this.store.byteLength +
+      this.firstItem.bytes +
+      this.itemCount.bytes +
+      this.slotSet.bytes +
+      this.slotOfItem.byteLength
+    );
   }
 
   stats(): MatchIndexStats {
@@ -185,7 +203,7 @@ export class AdvisoryMatchIndex {
       evaluatedCriteria += group.structure.built.criteriaEvaluated.length;
     }
     return {
-      items: this.items.size,
+      items: this.liveItems,
       groups: this.groups.size,
       builtGroups,
       criterionStrings: this.cpes.size,
@@ -200,15 +218,19 @@ export class AdvisoryMatchIndex {
     for (const [key, group] of [...this.groups]) if (key !== GLOBAL) await this.structureOf(group);
   }
 
-  private addItem(item: Item, placement: Placement): number {
-    const id = this.nextItem++;
-    this.items.set(id, item);
+  private addItem(
+    slot: number,
+    item: { entry: MatchEntry } | { criterion: MatchCriterion },
+    placement: Placement,
+  ): number {
+    const id = this.store.add(item);
+    this.liveItems++;
     if (id >= this.slotOfItem.length) {
       const grown = new Uint32Array(this.slotOfItem.length * 2);
       grown.set(this.slotOfItem);
       this.slotOfItem = grown;
     }
-    this.slotOfItem[id] = item.slot;
+    this.slotOfItem[id] = slot;
     for (const key of placement.groups) {
       let group = this.groups.get(key);
       if (!group) {
