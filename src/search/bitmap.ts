@@ -50,3 +50,39 @@ export function removeAll(bitmap: Bitmap, values: readonly number[]): void {
 }
 
 const FEW = 8;
+
+/** Scratch words of the bitset behind bitmapOfUnsorted, kept all zero between calls. */
+let bitsetWords = new Uint32Array(1 << 12);
+let sortedScratch = new Uint32Array(1 << 12);
+
+/**
+ * A bitmap of `values` in any order (ids mapped through a table: slots to ranks, items to slots),
+ * each below `bound`. Built from random order, a bitmap inserts into the middle of its arrays
+ * value by value; sorted first through a bitset it is about three times faster at 100k values.
+ */
+export function bitmapOfUnsorted(values: Uint32Array, bound: number): Bitmap {
+  const words = (bound >>> 5) + 1;
+  // Walking a bitset of far more words than values costs more than sorting the values.
+  if (values.length * 16 < words) return new RoaringBitmap32(values.slice().sort());
+  if (bitsetWords.length < words) bitsetWords = new Uint32Array(Math.max(words, bitsetWords.length * 2));
+  if (sortedScratch.length < values.length)
+    sortedScratch = new Uint32Array(Math.max(values.length, sortedScratch.length * 2));
+  const bits = bitsetWords;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
+    bits[value >>> 5]! |= 1 << (value & 31);
+  }
+  const sorted = sortedScratch;
+  let count = 0;
+  for (let word = 0; word < words; word++) {
+    let set = bits[word]!;
+    if (set === 0) continue;
+    bits[word] = 0;
+    while (set !== 0) {
+      const lowest = set & -set;
+      sorted[count++] = (word << 5) + 31 - Math.clz32(lowest);
+      set ^= lowest;
+    }
+  }
+  return new RoaringBitmap32(sorted.subarray(0, count));
+}

@@ -13,7 +13,7 @@ import { normalizeText } from '../../core/advisory/terms.js';
 import { isAffected } from '../../core/advisory/version-match.js';
 import { unquoteWfnValue, type Wfn } from '../../core/cpe.js';
 import { versionOfWfn } from '../../core/version/cpe-version.js';
-import { intersectAll, RoaringBitmap32, type Bitmap } from '../bitmap.js';
+import { bitmapOfUnsorted, intersectAll, RoaringBitmap32, type Bitmap } from '../bitmap.js';
 import { answerOf, CpeCriteria } from './cpe-criteria.js';
 import { compileCriterion } from './criterion-rule.js';
 import { compileEntry } from './entry-rule.js';
@@ -405,8 +405,13 @@ export class AdvisoryMatchIndex {
   private slotsOf(items: Bitmap): Bitmap {
     const ids = items.toUint32Array();
     const slots = new Uint32Array(ids.length);
-    for (let i = 0; i < ids.length; i++) slots[i] = this.slotOfItem[ids[i]!]!;
-    return new RoaringBitmap32(slots);
+    let bound = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const slot = this.slotOfItem[ids[i]!]!;
+      slots[i] = slot;
+      if (slot > bound) bound = slot;
+    }
+    return bitmapOfUnsorted(slots, bound);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { RoaringBitmap32, type Bitmap } from '../bitmap.js';
+import { bitmapOfUnsorted, RoaringBitmap32, type Bitmap } from '../bitmap.js';
 import type { RecordTable } from './record-table.js';
 import type { Slicer } from '../slices.js';
 import type { TermDictionary } from './term-dictionary.js';
@@ -255,14 +255,19 @@ export class FeedSegment {
       const rank = this.rankBySlot[slot]!;
       if (rank >= 0) ranks[count++] = rank;
     }
-    return new RoaringBitmap32(ranks.subarray(0, count));
+    return bitmapOfUnsorted(ranks.subarray(0, count), this.slots.length);
   }
 
   /** The slots of these ranks. */
   slotsOfRanks(ranks: Bitmap): Bitmap {
     const values = ranks.toUint32Array();
-    for (let i = 0; i < values.length; i++) values[i] = this.slots[values[i]!]!;
-    return new RoaringBitmap32(values);
+    let bound = 0;
+    for (let i = 0; i < values.length; i++) {
+      const slot = this.slots[values[i]!]!;
+      values[i] = slot;
+      if (slot > bound) bound = slot;
+    }
+    return bitmapOfUnsorted(values, bound);
   }
 
   get byteLength(): number {
