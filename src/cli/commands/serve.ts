@@ -123,7 +123,11 @@ function supervise(config: Config): Promise<void> {
       if (stopping) return;
       if (!listened.has(worker.id)) {
         // Another attempt would fail the same way: a restart loop would look like a hang.
-        failed(`a server worker exited (${code ?? signalName}) before it listened on ${hostPort(config)}`);
+        const exitedEarly = () =>
+          failed(`a server worker exited (${code ?? signalName}) before it listened on ${hostPort(config)}`);
+        // Its reason may still be in the IPC pipe when the exit is seen: the channel is read to its end first.
+        if (worker.isConnected()) worker.once('disconnect', exitedEarly);
+        else exitedEarly();
         return;
       }
       process.stderr.write(`worker ${worker.process.pid} exited (${code ?? signalName}); starting another\n`);
