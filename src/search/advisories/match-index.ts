@@ -179,17 +179,6 @@ export class AdvisoryMatchIndex {
     return this.slotsSet;
   }
 
-  /** Bytes of the items' encoded match data and per-slot columns (postings and structures not counted). */
-  get byteLength(): number {
-    return (
-      this.store.byteLength +
-      this.firstItem.bytes +
-      this.itemCount.bytes +
-      this.slotSet.bytes +
-      this.slotOfItem.byteLength
-    );
-  }
-
   stats(): MatchIndexStats {
     let builtGroups = 0;
     let evaluatedEntries = 0;
