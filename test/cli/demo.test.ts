@@ -47,8 +47,8 @@ describe('a port already in use', () => {
       expect(result.code, result.stderr).toBe(1);
       // One line, whatever prefix the CLI gives its errors, and no stack trace.
       const lines = result.stderr.split('\n').filter((line) => line.includes('cannot listen'));
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(
+      expect(lines, result.stderr).toHaveLength(1);
+      expect(lines[0], result.stderr).toMatch(
         new RegExp(
           `^\\S+: cannot listen on 127\\.0\\.0\\.1:${taken.port}: the address is already in use; choose another port with --port or VULNSCOPE_PORT$`,
         ),

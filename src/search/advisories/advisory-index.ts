@@ -15,6 +15,7 @@ import { ReadWriteGate } from './gate.js';
 import { AdvisoryMatchIndex } from './match-index.js';
 import { RecordTable } from './record-table.js';
 import { findPage } from './query.js';
+import { RecordTexts } from './record-texts.js';
 import { SLICE_MS, Slicer, yieldToLoop } from '../slices.js';
 import { TermDictionary } from './term-dictionary.js';
 
@@ -58,11 +59,13 @@ export class AdvisoryIndex {
   /** Counts generation switches (match results are cached per version). */
   private version = 0;
   private readonly matchCache = new Map<string, Promise<Bitmap>>();
+  private readonly texts: RecordTexts;
 
   constructor(
     private readonly advisories: AdvisoryRepository,
     readonly match = new AdvisoryMatchIndex(),
   ) {
+    this.texts = new RecordTexts((rowIds) => advisories.recordTextsByRowIds(rowIds));
     this.announcements = new Announcements((handlers) => advisories.watchGenerations(handlers));
   }
 
@@ -138,14 +141,17 @@ export class AdvisoryIndex {
           filters,
           paging,
           (candidates) => this.matching(filters, candidates, paging.mode === 'after'),
+          paging.mode === 'after' ? paging.limit : 0,
         ),
       );
-      const records = await this.advisories.recordTextsByRowIds(page.hits.map((hit) => hit.rowId));
+      const records = await this.texts.get(page.hits.map((hit) => hit.rowId));
       // A row purged since the catch-up: a newer generation switched in (perhaps not yet announced); read again.
       if (page.hits.some((hit) => !records.has(hit.rowId))) {
         this.announcements.markPending();
         continue;
       }
+      // A cursor walk asks for the next page as soon as it has this one.
+      if (page.ahead.length > 0) this.texts.readAhead(page.ahead);
       return {
         total: page.total,
         filtered: page.filtered,
@@ -165,11 +171,11 @@ export class AdvisoryIndex {
     };
   }
 
-  /** An estimate of the memory the index holds (the match index not included). */
+  /** An estimate of the memory the index holds, the record texts it keeps included (the match index not). */
   memoryBytes(): number {
     let segments = 0;
     for (const state of this.states.values()) segments += state.segment.byteLength + 64 * state.recordSlots.size;
-    return this.table.byteLength + this.terms.byteLength + segments;
+    return this.table.byteLength + this.terms.byteLength + segments + this.texts.byteLength;
   }
 
   /** Match results are the same for the same filters until a switch: a cursor walk reuses them for each page. */

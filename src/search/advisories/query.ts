@@ -22,6 +22,8 @@ export interface FoundPage {
   filtered: number;
   hits: PageHit[];
   more: boolean;
+  /** In `after` mode: the row ids of the records that follow the page, as many as asked to read ahead. */
+  ahead: number[];
 }
 
 /** A feed's matching ranks: all of them, or a bitmap (read only). */
@@ -69,6 +71,7 @@ export async function findPage(
   filters: AdvisoryFilters,
   paging: AdvisoryPaging,
   matching: (candidates: Bitmap | undefined) => Promise<Bitmap>,
+  readAhead = 0,
 ): Promise<FoundPage> {
   const conditions = termConditions(filters, terms);
   let matches = segments.map((segment) => termMatches(segment, conditions, filters));
@@ -90,7 +93,7 @@ export async function findPage(
     });
   }
   const filtered = segments.reduce((sum, segment, i) => sum + sizeOf(segment, matches[i]!), 0);
-  const wanted = paging.mode === 'after' ? paging.limit + 1 : paging.limit;
+  const wanted = paging.mode === 'after' ? paging.limit + Math.max(1, readAhead) : paging.limit;
   const hits: PageHit[] = [];
   let skip = paging.mode === 'offset' ? paging.offset : 0;
   for (let i = 0; i < segments.length && hits.length < wanted; i++) {
@@ -129,5 +132,6 @@ export async function findPage(
     filtered,
     hits: hits.slice(0, paging.limit),
     more,
+    ahead: readAhead > 0 ? hits.slice(paging.limit).map((hit) => hit.rowId) : [],
   };
 }
