@@ -1,4 +1,5 @@
 /** Bounded caches: by entry count, or by estimated bytes, entries not read recently out first. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LruCache } from './lru.js';
 
@@ -110,4 +111,54 @@ describe('LruCache', () => {
       expect(cache.stats).toEqual({ entries: 0, weight: 0 });
     },
   );
+
+  it('keeps what a plain second-chance queue keeps, over long random runs', () => {
+    /** The rule written out: a queue, oldest first; a read entry at the head goes to the tail once. */
+    class Reference {
+      queue: Array<{ key: number; weight: number; used: boolean }> = [];
+      constructor(readonly capacity: number) {}
+      get(key: number) {
+        const entry = this.queue.find((e) => e.key === key);
+        if (entry) entry.used = true;
+      }
+      set(key: number, weight: number) {
+        this.queue = this.queue.filter((e) => e.key !== key);
+        this.queue.push({ key, weight, used: false });
+        const held = () => this.queue.reduce((sum, e) => sum + e.weight, 0);
+        while (held() > this.capacity && this.queue.length > 1) {
+          const oldest = this.queue.shift()!;
+          if (oldest.used || oldest.key === key) this.queue.push({ ...oldest, used: false });
+        }
+      }
+    }
+    const key = fc.integer({ min: 0, max: 40 });
+    const step = fc.oneof(
+      { arbitrary: fc.tuple(fc.constant('set' as const), key, fc.integer({ min: 1, max: 9 })), weight: 10 },
+      { arbitrary: fc.tuple(fc.constant('get' as const), key, fc.constant(0)), weight: 6 },
+      { arbitrary: fc.tuple(fc.constant('clear' as const), fc.constant(0), fc.constant(0)), weight: 1 },
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 60 }), fc.array(step, { maxLength: 400 }), (capacity, steps) => {
+        const cache = new LruCache<number, number>(capacity, (weight) => weight);
+        let reference = new Reference(capacity);
+        for (const [op, key, weight] of steps) {
+          if (op === 'set') {
+            cache.set(key, weight);
+            reference.set(key, weight);
+          } else if (op === 'get') {
+            cache.get(key);
+            reference.get(key);
+          } else {
+            cache.clear();
+            reference = new Reference(capacity);
+          }
+        }
+        const kept = reference.queue.map((e) => e.key).sort((a, b) => a - b);
+        const held = Array.from({ length: 41 }, (_, key) => key).filter((key) => cache.has(key));
+        expect(held).toEqual(kept);
+        expect(cache.stats.weight).toBe(reference.queue.reduce((sum, e) => sum + e.weight, 0));
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

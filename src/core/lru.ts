@@ -7,6 +7,8 @@
 export class LruCache<K, V> {
   private readonly entries = new Map<K, { value: V; weight: number; used: boolean }>();
   private held = 0;
+  /** Stays on the oldest entry: a new iterator each time would step over every deleted slot before it again. */
+  private hand: IterableIterator<K> = this.entries.keys();
 
   constructor(
     private readonly capacity: number,
@@ -30,7 +32,8 @@ export class LruCache<K, V> {
     this.entries.set(key, { value, weight, used: false });
     this.held += weight;
     while (this.held > this.capacity && this.entries.size > 1) {
-      const [oldest, entry] = this.entries.entries().next().value as [K, { value: V; weight: number; used: boolean }];
+      const oldest = this.advanceHand();
+      const entry = this.entries.get(oldest)!;
       this.entries.delete(oldest);
       // The entry just set is never the one dropped.
       if (entry.used || oldest === key) {
@@ -48,6 +51,16 @@ export class LruCache<K, V> {
   /** Entries held, and their weight (entries, or estimated bytes). */
   get stats(): { entries: number; weight: number } {
     return { entries: this.entries.size, weight: this.held };
+  }
+
+  /** The oldest key; the hand then moves past it. */
+  private advanceHand(): K {
+    let next = this.hand.next();
+    if (next.done) {
+      this.hand = this.entries.keys();
+      next = this.hand.next();
+    }
+    return next.value as K;
   }
 
   private delete(key: K): void {

@@ -323,7 +323,7 @@ describe.each(engineCases())('advisory index = reference evaluation ($name)', (e
       const want = expected.hits.slice(offset, offset + limit);
       expect(positions(result.records), label).toEqual(positions(want));
       expect(
-        result.records.map((hit) => JSON.parse(hit.json)),
+        result.records.map((hit) => JSON.parse(Buffer.from(hit.json).toString())),
         label,
       ).toEqual(want.map((hit) => hit.record));
     }

@@ -95,7 +95,7 @@ describe.each(engineCases())('migration 7: update times of stored advisories ($n
         const { filters } = parseAdvisoryFilters(Object.fromEntries(new URLSearchParams(query)));
         const result = await index.search(['times'], filters, { mode: 'offset', offset: 0, limit: 100 });
         expect(
-          result.records.map((hit) => idOf(JSON.parse(hit.json))),
+          result.records.map((hit) => idOf(JSON.parse(Buffer.from(hit.json).toString()))),
           query,
         ).toEqual(expected);
       }

@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import net from 'node:net';
 import { CLUSTER_SWEEPER_VARIABLE, type Config } from '../../config.js';
 import { VulnscopeError } from '../../core/errors.js';
 import { startServer, type RunningServer } from '../../server/main.js';
@@ -48,7 +49,13 @@ export function startFailure(error: unknown, config: Pick<Config, 'host' | 'port
  * fails to start (port in use, database unreachable) stops the whole server with its reason.
  */
 export async function serve(config: Config, announce?: (server: RunningServer) => void): Promise<void> {
-  if (config.workers > 1 && cluster.isPrimary) return supervise(config);
+  if (config.workers > 1 && cluster.isPrimary) {
+    // Workers listen only after building their indexes: a taken port is reported now, not a minute later.
+    await tryListen(config).catch((error: unknown) => {
+      throw startFailure(error, config);
+    });
+    return supervise(config);
+  }
   // A signal during the start leaves at once: nothing but "starting" answers has been served.
   const signal = untilSignal();
   const leaveDuringStart = () => process.exit();
@@ -83,6 +90,15 @@ export async function serve(config: Config, announce?: (server: RunningServer) =
   await server.close();
   // A worker's IPC channel to the primary would keep it alive after everything else closed.
   if (cluster.isWorker) cluster.worker?.disconnect();
+}
+
+/** Listens on the configured address and closes again at once. */
+function tryListen(config: Pick<Config, 'host' | 'port'>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen({ host: config.host, port: config.port, exclusive: true }, () => server.close(() => resolve()));
+  });
 }
 
 function supervise(config: Config): Promise<void> {

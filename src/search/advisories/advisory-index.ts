@@ -38,7 +38,8 @@ export interface AdvisoryIndexPage {
   total: number;
   /** Records matching the filters. */
   filtered: number;
-  records: Array<AdvisoryPosition & { json: string }>;
+  /** Each record's stored JSON, UTF-8. */
+  records: Array<AdvisoryPosition & { json: Uint8Array }>;
   /** In `after` mode: more records follow the last one returned. */
   more: boolean;
 }
@@ -156,7 +157,12 @@ export class AdvisoryIndex {
         total: page.total,
         filtered: page.filtered,
         more: page.more,
-        records: page.hits.map(({ rowId, ...position }) => ({ ...position, json: records.get(rowId)! })),
+        records: page.hits.map((hit) => ({
+          feed: hit.feed,
+          cveId: hit.cveId,
+          recordId: hit.recordId,
+          json: records.get(hit.rowId)!,
+        })),
       };
     }
     throw unavailable('advisory feeds were reloaded repeatedly during the query; try again');

@@ -6,28 +6,31 @@ export type ReadRecordTexts = (rowIds: readonly number[]) => Promise<Map<number,
 /** Bytes of record text kept by default: about 40,000 NVD-sized records. */
 export const RECORD_TEXT_CACHE_BYTES = 64 * 2 ** 20;
 
+const utf8 = new TextEncoder();
+
 /**
- * The stored JSON of the records pages show, the recently served ones kept in memory: a row's
- * text never changes and row ids are never reused, so a kept text is never stale. A cursor
- * walk's next page is read ahead while the client handles the current one.
+ * The stored JSON of the records pages show, as UTF-8 bytes a response copies without encoding
+ * them again, the recently served ones kept in memory: a row's text never changes and row ids
+ * are never reused, so a kept text is never stale. A cursor walk's next page is read ahead while
+ * the client handles the current one.
  */
 export class RecordTexts {
-  private readonly kept: LruCache<number, string>;
+  private readonly kept: LruCache<number, Uint8Array>;
   /** Reads under way, by each row id they cover, so a request never reads a row a read-ahead is reading. */
-  private readonly reading = new Map<number, Promise<Map<number, string>>>();
+  private readonly reading = new Map<number, Promise<Map<number, Uint8Array>>>();
 
   constructor(
     private readonly read: ReadRecordTexts,
     maxBytes = RECORD_TEXT_CACHE_BYTES,
   ) {
-    this.kept = new LruCache(maxBytes, (text) => text.length + 64);
+    this.kept = new LruCache(maxBytes, (bytes) => bytes.byteLength + 64);
   }
 
   /** The texts of `rowIds` (a row purged from storage and not kept is absent). */
-  async get(rowIds: readonly number[]): Promise<Map<number, string>> {
-    const texts = new Map<number, string>();
+  async get(rowIds: readonly number[]): Promise<Map<number, Uint8Array>> {
+    const texts = new Map<number, Uint8Array>();
     const missing: number[] = [];
-    const reads = new Set<Promise<Map<number, string>>>();
+    const reads = new Set<Promise<Map<number, Uint8Array>>>();
     for (const id of rowIds) {
       const text = this.kept.get(id);
       if (text !== undefined) texts.set(id, text);
@@ -58,10 +61,15 @@ export class RecordTexts {
     return this.kept.stats.weight;
   }
 
-  private readAndKeep(rowIds: number[]): Promise<Map<number, string>> {
+  private readAndKeep(rowIds: number[]): Promise<Map<number, Uint8Array>> {
     const read = this.read(rowIds).then((texts) => {
-      for (const [id, text] of texts) this.kept.set(id, text);
-      return texts;
+      const encoded = new Map<number, Uint8Array>();
+      for (const [id, text] of texts) {
+        const bytes = utf8.encode(text);
+        encoded.set(id, bytes);
+        this.kept.set(id, bytes);
+      }
+      return encoded;
     });
     for (const id of rowIds) this.reading.set(id, read);
     const done = () => {

@@ -9,8 +9,8 @@ import { parseAdvisoryFilters } from './filters.js';
 import { nextAdvisoryCursor, resolveAdvisoryPaging } from './paging.js';
 import { advisoryQuerystring, type RawParams } from './parameters.js';
 
-/** Characters of records on a page past which the body is streamed, taking loop turns between chunks. */
-const STREAM_ABOVE_CHARS = 1 << 20;
+/** Bytes of records on a page past which the body is streamed, taking loop turns between chunks. */
+const STREAM_ABOVE_BYTES = 1 << 20;
 
 /** No parameters but the token (`?token=` is one of the ways to send it). */
 const onlyToken = { type: 'object', properties: { token: { type: 'string' } }, additionalProperties: false } as const;
@@ -62,9 +62,9 @@ export function registerAdvisory(
       };
       // The records are written as stored: no parse and second serialisation of every page.
       const bytes = result.records.reduce((sum, hit) => sum + hit.json.length, 0);
-      const body = bytes <= STREAM_ABOVE_CHARS ? jsonBuffer : jsonStream;
+      const body = bytes <= STREAM_ABOVE_BYTES ? jsonBuffer : jsonStream;
       reply.type('application/json; charset=utf-8');
-      return reply.send(body(head, 'data', result.records, (hit) => hit.json));
+      return reply.send(body(head, 'data', result.records, (hit) => [hit.json]));
     },
   );
 
