@@ -14,6 +14,8 @@ export class Announcements {
   private retryTimer: NodeJS.Timeout | undefined;
   /** A commit may exist that the index has not read yet (always so unless listening). */
   private pending = true;
+  /** Counts announcements and gaps in listening, for readers keeping their own copies (`epoch`). */
+  private announced = 0;
 
   constructor(private readonly watch: Watch) {}
 
@@ -24,6 +26,14 @@ export class Announcements {
   /** Listening, with nothing announced since the last read began: the index is current. */
   get quiet(): boolean {
     return this.listening !== undefined && !this.pending;
+  }
+
+  /**
+   * While listening, a number that changes with every announcement: what was read while it held one
+   * value stays current as long as it does. Undefined when not listening (read every time).
+   */
+  get epoch(): number | undefined {
+    return this.listening !== undefined ? this.announced : undefined;
   }
 
   /** Called as a read begins: an announcement arriving during the read sets `pending` again. */
@@ -47,10 +57,12 @@ export class Announcements {
       listening = await this.watch({
         notified: () => {
           this.pending = true;
+          this.announced++;
         },
         lost: (error) => {
           this.listening = undefined;
           this.pending = true;
+          this.announced++;
           onError(error);
           retry();
         },
@@ -65,6 +77,7 @@ export class Announcements {
     this.listening = listening;
     // Commits before the LISTEN took effect were not announced: the next query reads.
     this.pending = true;
+    this.announced++;
   }
 
   async stop(): Promise<void> {

@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import { coversAnyFeed, coversFeed, formatFeedEntitlement, type FeedEntitlement } from '../core/entitlements.js';
 import { badRequest, paymentRequired } from '../core/errors.js';
 import type { FeedRegistry } from '../services/feed-registry.js';
-import type { Storage } from '../storage/index.js';
+import type { StoredFeed } from '../storage/index.js';
 import type { TokenInfo } from '../core/tokens.js';
 
 export interface KnownFeed {
@@ -15,14 +15,19 @@ export interface KnownFeed {
   description: string;
 }
 
+/** Where the loaded feeds are listed: storage, or the advisory index's copy of that list. */
+export interface StoredFeeds {
+  feeds(): Promise<StoredFeed[]>;
+}
+
 export function entitlementOf(token: TokenInfo, config: Config): FeedEntitlement {
   return token.feeds ?? config.defaultFeeds;
 }
 
-export async function knownFeeds(registry: FeedRegistry, storage: Storage): Promise<KnownFeed[]> {
+export async function knownFeeds(registry: FeedRegistry, stored: StoredFeeds): Promise<KnownFeed[]> {
   const feeds = new Map<string, KnownFeed>();
   for (const feed of registry.list()) feeds.set(feed.name, { name: feed.name, description: feed.description });
-  for (const feed of await storage.advisories.feeds()) {
+  for (const feed of await stored.feeds()) {
     if (!feeds.has(feed.name)) feeds.set(feed.name, { name: feed.name, description: feed.description });
   }
   return [...feeds.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -38,11 +43,11 @@ export async function feedsToRead(
   token: TokenInfo,
   config: Config,
   registry: FeedRegistry,
-  storage: Storage,
+  stored: StoredFeeds,
 ): Promise<KnownFeed[]> {
   const entitlement = entitlementOf(token, config);
   if (!coversAnyFeed(entitlement)) noEntitlement(token);
-  const known = await knownFeeds(registry, storage);
+  const known = await knownFeeds(registry, stored);
   if (requested === undefined) return known.filter((feed) => coversFeed(entitlement, feed.name));
   const feed = known.find((candidate) => candidate.name === requested);
   if (!feed) throw badRequest(`parameter "name": unknown feed "${requested}" (GET /v4/advisory/list lists the feeds)`);
@@ -59,7 +64,7 @@ export async function listableFeeds(
   token: TokenInfo,
   config: Config,
   registry: FeedRegistry,
-  storage: Storage,
+  stored: StoredFeeds,
 ): Promise<KnownFeed[]> {
-  return feedsToRead(undefined, token, config, registry, storage);
+  return feedsToRead(undefined, token, config, registry, stored);
 }

@@ -59,6 +59,7 @@ export type {
   AdvisoryPosition,
   IndexRowPosition,
   LoadCounts,
+  StoredFeed,
   VisibleRecord,
 } from './advisories/index.js';
 export { openDatabase, type ListenHandlers, type Listening } from './database.js';

@@ -116,4 +116,40 @@ describe.runIf(POSTGRES_URL)('advisory index listening for feed switches (postgr
       await fresh.drop();
     }
   });
+
+  it('keeps the feed list until a load is announced, and then lists the new feed', async () => {
+    const fresh = await postgresCase.fresh();
+    const reader = await createStorage(fresh.config);
+    const writer = await createStorage(fresh.config);
+    const index = new AdvisoryIndex(reader.advisories);
+    try {
+      await loadRecords(writer, 'list-a', [advisory('CVE-2024-0401')]);
+      await index.build();
+      await index.listen((error) => {
+        throw error;
+      });
+      let reads = 0;
+      const feeds = reader.advisories.feeds.bind(reader.advisories);
+      reader.advisories.feeds = () => {
+        reads++;
+        return feeds();
+      };
+      const names = async () => (await index.feeds()).map((feed) => feed.name);
+      expect(await names()).toEqual(['list-a']);
+      for (let i = 0; i < 5; i++) expect(await names()).toEqual(['list-a']);
+      expect(reads).toBe(1);
+      await loadRecords(writer, 'list-b', [advisory('CVE-2024-0402')]);
+      let listed: string[] = [];
+      for (let attempt = 0; attempt < 100 && listed.length !== 2; attempt++) {
+        listed = await names();
+        if (listed.length !== 2) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(listed).toEqual(['list-a', 'list-b']);
+    } finally {
+      await index.stop();
+      await reader.close();
+      await writer.close();
+      await fresh.drop();
+    }
+  });
 });

@@ -7,7 +7,13 @@
  */
 import type { AdvisoryFilters } from '../../core/advisory/filters.js';
 import { unavailable } from '../../core/errors.js';
-import type { AdvisoryPaging, AdvisoryRepository, AdvisoryPosition, IndexRowPosition } from '../../storage/index.js';
+import type {
+  AdvisoryPaging,
+  AdvisoryRepository,
+  AdvisoryPosition,
+  IndexRowPosition,
+  StoredFeed,
+} from '../../storage/index.js';
 import { Announcements } from '../announcements.js';
 import type { Bitmap } from '../bitmap.js';
 import { FeedChange, FeedState } from './feed-change.js';
@@ -61,6 +67,8 @@ export class AdvisoryIndex {
   private version = 0;
   private readonly matchCache = new Map<string, Promise<Bitmap>>();
   private readonly texts: RecordTexts;
+  /** The feed list as read while the announcements' epoch had this value. */
+  private feedList: { epoch: number; feeds: StoredFeed[] } | undefined;
 
   constructor(
     private readonly advisories: AdvisoryRepository,
@@ -97,6 +105,15 @@ export class AdvisoryIndex {
     // Listening, with nothing announced since the last read began: that read (if still running) is current.
     if (this.announcements.quiet && this.wanted.size === 0) return this.running;
     return this.refresh();
+  }
+
+  /** The feeds storage holds: on PostgreSQL read again only after a load announced a switch. */
+  async feeds(): Promise<StoredFeed[]> {
+    const epoch = this.announcements.epoch;
+    if (epoch !== undefined && this.feedList?.epoch === epoch) return this.feedList.feeds;
+    const feeds = await this.advisories.feeds();
+    if (epoch !== undefined) this.feedList = { epoch, feeds };
+    return feeds;
   }
 
   /** Listens for announced feed switches, where storage announces them (PostgreSQL). */

@@ -35,7 +35,7 @@ export function registerAdvisory(
       const raw = request.query as RawParams;
       const paging = resolveAdvisoryPaging(raw, context.secret);
       const { feed, filters } = parseAdvisoryFilters(paging.filters);
-      const feeds = await feedsToRead(feed, request.token!, context.config, registry, context.storage);
+      const feeds = await feedsToRead(feed, request.token!, context.config, registry, index);
       const offset = (paging.page - 1) * paging.limit;
       const storagePaging: AdvisoryPaging =
         paging.mode === 'page'
@@ -72,7 +72,7 @@ export function registerAdvisory(
     '/v4/advisory/list',
     { schema: { summary: 'The advisory feeds this token may read', tags: ['advisory'], querystring: onlyToken } },
     async (request) => {
-      const feeds = await listableFeeds(request.token!, context.config, registry, context.storage);
+      const feeds = await listableFeeds(request.token!, context.config, registry, index);
       return {
         data: feeds.map((feed) => ({
           name: feed.name,

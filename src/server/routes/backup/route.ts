@@ -47,7 +47,7 @@ export function registerBackup(
       schema: { summary: 'Backups of the advisory feeds the token may read', tags: ['backup'], querystring: onlyToken },
     },
     async (request) => {
-      const feeds = await listableFeeds(request.token!, config, registry, context.storage);
+      const feeds = await listableFeeds(request.token!, config, registry, context.storage.advisories);
       await store.checkAvailable();
       const data = [];
       for (const feed of feeds) {
@@ -75,7 +75,9 @@ export function registerBackup(
     },
     async (request) => {
       const name = (request.params as { feed: string }).feed;
-      const feed = (await knownFeeds(registry, context.storage)).find((candidate) => candidate.name === name);
+      const feed = (await knownFeeds(registry, context.storage.advisories)).find(
+        (candidate) => candidate.name === name,
+      );
       if (!feed || !isSafeName(name))
         throw notFound(`not found: no advisory feed "${name}" (GET /v4/backup lists the feeds)`);
       const entitlement = entitlementOf(request.token!, config);
