@@ -142,7 +142,7 @@ export function renderAdvisoryMarkdown(r: AdvisoryBenchResult): string {
     '',
     '## Queries (`GET /v4/advisory?name=…&limit=100`, exact `_meta.filtered`)',
     '',
-    `engine = in-process ${r.memory.engine}, the filters parsed as the route parses them (no HTTP). API = the real server (${r.serverWorkers} worker processes), c=1 then c=32 keep-alive clients. loop = the worst event-loop stall any server worker saw during the c=32 run (\`monitorEventLoopDelay\`, read from every worker's \`/process/status\`). HTTP floor (authenticated \`/whoami\`): p50 ${ms(floor)} ms at c=1, ${n(r.floor.c32.requestsPerSecond)} req/s at c=32.${r.comparedWith ? ` PostgreSQL ÷ SQLite: API p50 against ${r.comparedWith.file} (${r.comparedWith.date}).` : ''}`,
+    `engine = in-process ${r.memory.engine}, the filters parsed as the route parses them (no HTTP). API = the real server (${r.serverWorkers} worker processes), c=1 then c=32 keep-alive clients; each class repeats one request, so after the first its page's records come from the records the index keeps (64 MiB of served records), while the cursor walk reads each page's records from the database once, the next page ahead. loop = the worst event-loop stall any server worker saw during the c=32 run (\`monitorEventLoopDelay\`, read from every worker's \`/process/status\`). HTTP floor (authenticated \`/whoami\`): p50 ${ms(floor)} ms at c=1, ${n(r.floor.c32.requestsPerSecond)} req/s at c=32.${r.comparedWith ? ` PostgreSQL ÷ SQLite: API p50 against ${r.comparedWith.file} (${r.comparedWith.date}).` : ''}`,
     '',
     ...queryTable(r.queries),
     '',
