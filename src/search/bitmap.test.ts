@@ -32,17 +32,17 @@ describe('bitmapOfUnsorted', () => {
     );
   });
 
+  // 20,000 values in a fourth container take every case to the portable format.
+  const filler = Array.from({ length: 20_000 }, (_, i) => 196_608 + i * 3);
   it.each([
     ['4,096 values in one container (an array container)', 4_096],
     ['4,097 values in one container (a bitmap container)', 4_097],
     ['every value of a container', 65_536],
   ])('%s', (_name, count) => {
-    const values = Uint32Array.from(
-      { length: count },
-      (_, i) => 65_536 + ((i * 7_919) % count) * Math.floor(65_536 / count),
-    );
+    const spread = Array.from({ length: count }, (_, i) => 65_536 + ((i * 7_919) % count) * Math.floor(65_536 / count));
+    const values = Uint32Array.from([...filler, ...spread].reverse());
     const expected = [...new Set(values)].sort((a, b) => a - b);
-    const bitmap = bitmapOfUnsorted(values, 200_000);
+    const bitmap = bitmapOfUnsorted(values, 300_000);
     expect(bitmap.size).toBe(expected.length);
     expect(Array.from(bitmap.toUint32Array())).toEqual(expected);
   });

@@ -53,6 +53,9 @@ const FEW = 8;
 
 /** Scratch words of the bitset behind bitmapOfUnsorted, kept all zero between calls. */
 let bitsetWords = new Uint32Array(1 << 12);
+let sortedScratch = new Uint32Array(1 << 12);
+/** Values from which writing the portable format beats handing roaring the sorted values. */
+const PORTABLE_FROM = 16_384;
 
 /** 32-bit words in one container of the bitmap (65,536 values), and the most values an array container holds. */
 const CONTAINER_WORDS = 2048;
@@ -63,8 +66,8 @@ const PORTABLE_NO_RUNS_COOKIE = 12346;
 /**
  * A bitmap of `values` in any order (ids mapped through a table: slots to ranks, items to slots),
  * each below `bound`. Built from random order, a bitmap inserts into the middle of its arrays
- * value by value, and even from sorted values it adds them one at a time; gathered in a bitset,
- * the values are handed over as roaring's portable serialisation instead, dense containers as
+ * value by value, so the values are gathered in a bitset first; and as roaring adds even sorted
+ * values one at a time, many are handed over as its portable serialisation, dense containers as
  * the bitset's own words.
  */
 export function bitmapOfUnsorted(values: Uint32Array, bound: number): Bitmap {
@@ -78,6 +81,29 @@ export function bitmapOfUnsorted(values: Uint32Array, bound: number): Bitmap {
     const value = values[i]!;
     bits[value >>> 5]! |= 1 << (value & 31);
   }
+  return values.length >= PORTABLE_FROM ? portableOf(bits, padded) : sortedOf(bits, words, values.length);
+}
+
+/** The bitmap of the set bits, taken in order (and cleared). */
+function sortedOf(bits: Uint32Array, words: number, most: number): Bitmap {
+  if (sortedScratch.length < most) sortedScratch = new Uint32Array(Math.max(most, sortedScratch.length * 2));
+  const sorted = sortedScratch;
+  let count = 0;
+  for (let word = 0; word < words; word++) {
+    let set = bits[word]!;
+    if (set === 0) continue;
+    bits[word] = 0;
+    while (set !== 0) {
+      const lowest = set & -set;
+      sorted[count++] = (word << 5) + 31 - Math.clz32(lowest);
+      set ^= lowest;
+    }
+  }
+  return new RoaringBitmap32(sorted.subarray(0, count));
+}
+
+/** The bitmap of the set bits, through roaring's portable format (and cleared). */
+function portableOf(bits: Uint32Array, padded: number): Bitmap {
   const keys: number[] = [];
   const cardinalities: number[] = [];
   let bytes = 0;
