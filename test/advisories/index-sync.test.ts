@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdvisoryRecord } from '../../src/ingest/advisories/types.js';
 import { AdvisoryIndex } from '../../src/search/advisories/advisory-index.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
 import { engineCases, POSTGRES_URL, postgresCase } from '../support/engines.js';
+import { until } from '../support/instances.js';
 import { advisory, loadRecords } from './support.js';
 
 /** How the advisory index follows the database: generation switches, shared catch-ups, other writers. */
@@ -78,18 +80,37 @@ describe.each(engineCases())('advisory index catch-up ($name)', (engine) => {
   });
 });
 
+/**
+ * On a fresh schema: `feed` loaded with `records` through a writer, then an index over a second
+ * storage built and listening for switches; `body` runs with them, and everything is closed after.
+ */
+async function withListeningIndex(
+  feed: string,
+  records: AdvisoryRecord[],
+  body: (index: AdvisoryIndex, reader: Storage, writer: Storage) => Promise<void>,
+): Promise<void> {
+  const fresh = await postgresCase.fresh();
+  const reader = await createStorage(fresh.config);
+  const writer = await createStorage(fresh.config);
+  const index = new AdvisoryIndex(reader.advisories);
+  try {
+    await loadRecords(writer, feed, records);
+    await index.build();
+    await index.listen((error) => {
+      throw error;
+    });
+    await body(index, reader, writer);
+  } finally {
+    await index.stop();
+    await reader.close();
+    await writer.close();
+    await fresh.drop();
+  }
+}
+
 describe.runIf(POSTGRES_URL)('advisory index listening for feed switches (postgres)', () => {
   it('reads the feed pointers only after a switch was announced, and sees the switch', async () => {
-    const fresh = await postgresCase.fresh();
-    const reader = await createStorage(fresh.config);
-    const writer = await createStorage(fresh.config);
-    const index = new AdvisoryIndex(reader.advisories);
-    try {
-      await loadRecords(writer, 'listen-a', [advisory('CVE-2024-0301')]);
-      await index.build();
-      await index.listen((error) => {
-        throw error;
-      });
+    await withListeningIndex('listen-a', [advisory('CVE-2024-0301')], async (index, reader, writer) => {
       const page = { mode: 'offset', offset: 0, limit: 10 } as const;
       expect((await index.search(['listen-a'], {}, page)).total).toBe(1);
       let reads = 0;
@@ -102,32 +123,13 @@ describe.runIf(POSTGRES_URL)('advisory index listening for feed switches (postgr
       expect(reads).toBe(0);
       await loadRecords(writer, 'listen-a', [advisory('CVE-2024-0301'), advisory('CVE-2024-0302')]);
       // The announcement arrives on the listening connection shortly after the load commits.
-      let total = 0;
-      for (let attempt = 0; attempt < 100 && total !== 2; attempt++) {
-        total = (await index.search(['listen-a'], {}, page)).total;
-        if (total !== 2) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(total).toBe(2);
+      await until(async () => (await index.search(['listen-a'], {}, page)).total === 2, 5_000, 'the switch seen');
       expect(reads).toBeGreaterThan(0);
-    } finally {
-      await index.stop();
-      await reader.close();
-      await writer.close();
-      await fresh.drop();
-    }
+    });
   });
 
   it('keeps the feed list until a load is announced, and then lists the new feed', async () => {
-    const fresh = await postgresCase.fresh();
-    const reader = await createStorage(fresh.config);
-    const writer = await createStorage(fresh.config);
-    const index = new AdvisoryIndex(reader.advisories);
-    try {
-      await loadRecords(writer, 'list-a', [advisory('CVE-2024-0401')]);
-      await index.build();
-      await index.listen((error) => {
-        throw error;
-      });
+    await withListeningIndex('list-a', [advisory('CVE-2024-0401')], async (index, reader, writer) => {
       let reads = 0;
       const feeds = reader.advisories.feeds.bind(reader.advisories);
       reader.advisories.feeds = () => {
@@ -139,17 +141,8 @@ describe.runIf(POSTGRES_URL)('advisory index listening for feed switches (postgr
       for (let i = 0; i < 5; i++) expect(await names()).toEqual(['list-a']);
       expect(reads).toBe(1);
       await loadRecords(writer, 'list-b', [advisory('CVE-2024-0402')]);
-      let listed: string[] = [];
-      for (let attempt = 0; attempt < 100 && listed.length !== 2; attempt++) {
-        listed = await names();
-        if (listed.length !== 2) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(listed).toEqual(['list-a', 'list-b']);
-    } finally {
-      await index.stop();
-      await reader.close();
-      await writer.close();
-      await fresh.drop();
-    }
+      await until(async () => (await names()).length === 2, 5_000, 'the new feed listed');
+      expect(await names()).toEqual(['list-a', 'list-b']);
+    });
   });
 });
