@@ -62,6 +62,8 @@ const CONTAINER_WORDS = 2048;
 const ARRAY_CONTAINER_MAX = 4096;
 /** Roaring's portable serialisation without run containers (RoaringFormatSpec). */
 const PORTABLE_NO_RUNS_COOKIE = 12346;
+/** The format is little-endian, and its dense containers are copied from the bitset's words as the host lays them out. */
+const HOST_LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /**
  * A bitmap of `values` in any order (ids mapped through a table: slots to ranks, items to slots),
@@ -81,7 +83,9 @@ export function bitmapOfUnsorted(values: Uint32Array, bound: number): Bitmap {
     const value = values[i]!;
     bits[value >>> 5]! |= 1 << (value & 31);
   }
-  return values.length >= PORTABLE_FROM ? portableOf(bits, padded) : sortedOf(bits, words, values.length);
+  return values.length >= PORTABLE_FROM && HOST_LITTLE_ENDIAN
+    ? portableOf(bits, padded)
+    : sortedOf(bits, words, values.length);
 }
 
 /** The bitmap of the set bits, taken in order (and cleared). */
