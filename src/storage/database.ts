@@ -8,6 +8,8 @@ export type SqlValue = string | number | bigint | null | Buffer;
 export interface Sql {
   readonly engine: Engine;
   all<T>(sql: string, params?: SqlValue[]): Promise<T[]>;
+  /** The rows as arrays in column order: for reads of many rows, where an object per row costs twice the time. */
+  arrays<T extends unknown[]>(sql: string, params?: SqlValue[]): Promise<T[]>;
   get<T>(sql: string, params?: SqlValue[]): Promise<T | undefined>;
   run(sql: string, params?: SqlValue[]): Promise<{ changes: number }>;
 }

@@ -61,12 +61,16 @@ function translate(error: unknown): unknown {
  * statement on the client side, where a server-side timeout cannot help a silent server.
  */
 function wrap(client: pg.Pool | pg.PoolClient, breaker: PostgresBreaker, queryMs: number): Sql {
-  const query = async (sql: string, params: SqlValue[]) => {
+  const query = async (sql: string, params: SqlValue[], rowMode?: 'array') => {
     try {
       const text = toPostgres(sql);
       // pg reads `query_timeout` from a query's config; its type declarations leave it out.
-      const config =
-        queryMs > 0 ? ({ text, values: params, query_timeout: queryMs } as pg.QueryConfig) : { text, values: params };
+      const config = {
+        text,
+        values: params,
+        ...(rowMode ? { rowMode } : {}),
+        ...(queryMs > 0 ? { query_timeout: queryMs } : {}),
+      } as pg.QueryConfig;
       return await breaker.guard(() => client.query(config));
     } catch (error) {
       throw translate(error);
@@ -76,6 +80,9 @@ function wrap(client: pg.Pool | pg.PoolClient, breaker: PostgresBreaker, queryMs
     engine: 'postgres',
     async all<T>(sql: string, params: SqlValue[] = []) {
       return (await query(sql, params)).rows as T[];
+    },
+    async arrays<T extends unknown[]>(sql: string, params: SqlValue[] = []) {
+      return (await query(sql, params, 'array')).rows as T[];
     },
     async get<T>(sql: string, params: SqlValue[] = []) {
       return (await query(sql, params)).rows[0] as T | undefined;

@@ -25,10 +25,23 @@ export function openSqlite(file: string): Database {
     }
     return statement;
   };
+  /** Statements in raw mode are kept apart: the mode is a property of the prepared statement. */
+  const rawStatements = new Map<string, BetterSqlite3.Statement>();
+  const prepareRaw = (sql: string) => {
+    let statement = rawStatements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql).raw(true);
+      rawStatements.set(sql, statement);
+    }
+    return statement;
+  };
   const direct: Sql = {
     engine: 'sqlite',
     async all<T>(sql: string, params: SqlValue[] = []) {
       return prepare(sql).all(...params) as T[];
+    },
+    async arrays<T extends unknown[]>(sql: string, params: SqlValue[] = []) {
+      return prepareRaw(sql).all(...params) as T[];
     },
     async get<T>(sql: string, params: SqlValue[] = []) {
       return prepare(sql).get(...params) as T | undefined;
@@ -51,6 +64,10 @@ export function openSqlite(file: string): Database {
     async all(sql, params) {
       await waitForLock();
       return direct.all(sql, params);
+    },
+    async arrays(sql, params) {
+      await waitForLock();
+      return direct.arrays(sql, params);
     },
     async get(sql, params) {
       await waitForLock();
