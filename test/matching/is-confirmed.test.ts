@@ -1,13 +1,14 @@
 /**
  * The confirmed-only evaluation (what ingest and re-mapping use) says what the evidence says:
- * `isConfirmed` is true exactly when `evaluateApplicability` returns a confirmed row.
+ * `isConfirmed` is true exactly when `evaluateApplicability` returns a confirmed row, and
+ * `mayBeConfirmed`, read from the context's products alone, never rules out a confirmed CVE.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isConfirmed } from '../../src/core/applicability/confirmed.js';
+import { isConfirmed, mayBeConfirmed } from '../../src/core/applicability/confirmed.js';
 import { evaluateApplicability } from '../../src/core/applicability/evaluate.js';
 import type { ContextCpe, CveApplicability } from '../../src/core/applicability/types.js';
-import { parseCpe } from '../../src/core/cpe.js';
+import { isPlainValue, parseCpe } from '../../src/core/cpe.js';
 import { applicability, name } from '../search/cpe-cves/random-knowledge.js';
 
 const context = fc
@@ -30,5 +31,76 @@ describe('isConfirmed', () => {
       { numRuns: 4000 },
     );
     expect(confirmed).toBeGreaterThan(30);
+  });
+});
+
+/** The products of a context's names, as the matcher gives them to `mayBeConfirmed`. */
+function productsOf(cpes: ContextCpe[]): ReadonlySet<string> | 'any' {
+  const products = new Set<string>();
+  for (const { wfn } of cpes) {
+    if (!isPlainValue(wfn.product)) return 'any';
+    products.add(wfn.product);
+  }
+  return products;
+}
+
+describe('mayBeConfirmed', () => {
+  it('is true whenever the context confirms the CVE, and rules some out otherwise', () => {
+    let confirmed = 0;
+    let ruledOut = 0;
+    fc.assert(
+      fc.property(applicability, context, (drawn, cpes) => {
+        const app: CveApplicability = { cveId: 'CVE-2024-0001', ...drawn };
+        const may = mayBeConfirmed(app, productsOf(cpes));
+        if (isConfirmed(app, cpes)) {
+          confirmed++;
+          expect(may).toBe(true);
+        } else if (!may) ruledOut++;
+      }),
+      { numRuns: 4000 },
+    );
+    expect(confirmed).toBeGreaterThan(30);
+    expect(ruledOut).toBeGreaterThan(100);
+  });
+
+  it.each([
+    ['an AND with its platform absent', ['a:acme:app:1.0'], false],
+    ['an AND with its platform present', ['a:acme:app:1.0', 'o:acme:os:-'], true],
+    ['an AND whose platform a name without a product may be', ['a:acme:app:1.0', 'o:acme:*:*'], true],
+    ['an AND whose vulnerable side no name has', ['o:acme:os:-'], false],
+  ])('%s', (_, names, expected) => {
+    const app: CveApplicability = {
+      cveId: 'CVE-2024-0002',
+      origin: 'nist-nvd2',
+      statements: [
+        {
+          source: 'nvd',
+          affected: [],
+          configurations: [
+            {
+              operator: 'AND',
+              negate: false,
+              nodes: [
+                {
+                  operator: 'OR',
+                  negate: false,
+                  cpeMatch: [{ vulnerable: true, criteria: 'cpe:2.3:a:acme:app:1.0:*:*:*:*:*:*:*' }],
+                },
+                {
+                  operator: 'OR',
+                  negate: false,
+                  cpeMatch: [{ vulnerable: false, criteria: 'cpe:2.3:o:acme:os:-:*:*:*:*:*:*:*' }],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const cpes = names.map((n) => {
+      const cpe = `cpe:2.3:${n}:*:*:*:*:*:*:*`;
+      return { cpe, wfn: parseCpe(cpe), role: 'fingerprint' as const };
+    });
+    expect(mayBeConfirmed(app, productsOf(cpes))).toBe(expected);
   });
 });

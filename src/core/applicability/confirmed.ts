@@ -8,7 +8,7 @@
  */
 import { parseCached } from '../advisory/cpe-match.js';
 import { ANY, formatCpe23, isPlainValue, type Wfn } from '../cpe.js';
-import { COVERING_KINDS, configurationValue, HOST, nodeValue, type Tri } from './evaluate.js';
+import { COVERING_KINDS, configurationValue, hasInvalid, HOST, nodeValue, type Tri } from './evaluate.js';
 import { isConcrete, isMatch, relateAffected, relateCriterion, type NameMatch } from './name-match.js';
 import type { AffectedCpes, ContextCpe, CpeMatchCriterion, CveApplicability } from './types.js';
 
@@ -154,6 +154,74 @@ export function confirmedByMarks(app: CveApplicability, marks: readonly Marks[])
         nodeValues.push(nodeValue(node, values));
       }
       if (confirming && configurationValue(configuration, nodeValues) === 'T') return true;
+    }
+  }
+  return false;
+}
+
+/** A set of possible Kleene values, one bit each. */
+const MAY_F = 1;
+const MAY_U = 2;
+const MAY_T = 4;
+const TRI_BITS: readonly [Tri, number][] = [
+  ['F', MAY_F],
+  ['U', MAY_U],
+  ['T', MAY_T],
+];
+const RANK: Record<Tri, number> = { F: 0, U: 1, T: 2 };
+
+/** The values `a op b` may take for a in `left`, b in `right` (OR = max, AND = min). */
+function combine(left: number, right: number, operator: 'AND' | 'OR'): number {
+  let out = 0;
+  for (const [a, aBit] of TRI_BITS) {
+    if (!(left & aBit)) continue;
+    for (const [b, bBit] of TRI_BITS) {
+      if (!(right & bBit)) continue;
+      const pick = operator === 'OR' ? RANK[a] >= RANK[b] : RANK[a] <= RANK[b];
+      out |= pick ? aBit : bBit;
+    }
+  }
+  return out;
+}
+
+const negated = (values: number) => (values & MAY_U) | (values & MAY_T ? MAY_F : 0) | (values & MAY_F ? MAY_T : 0);
+
+function fold(values: number[], operator: 'AND' | 'OR', negate: boolean | undefined): number {
+  let out = values[0]!;
+  for (let i = 1; i < values.length; i++) out = combine(out, values[i]!, operator);
+  return negate ? negated(out) : out;
+}
+
+/**
+ * Whether a context whose names have these products (plain values; `any`: some name's product is
+ * not plain) may confirm the CVE, decided from the CVE's criteria alone: a criterion whose product
+ * no name has keeps the value it has without names (U, or F when unreadable), so when no
+ * configuration can then be T, the names' marks need not be worked out. Never false for a
+ * context that confirms the CVE; true for CVE 5 entries, which this does not read.
+ */
+export function mayBeConfirmed(app: CveApplicability, products: ReadonlySet<string> | 'any'): boolean {
+  const criteria = criteriaOf(app);
+  let k = 0;
+  for (const statement of app.statements) {
+    if (statement.affected.length > 0) return true;
+    for (const configuration of statement.configurations) {
+      const nodeValues: number[] = [];
+      for (const node of configuration.nodes) {
+        const values: number[] = [];
+        for (const _ of node.cpeMatch) {
+          const { wfn, plainProduct } = criteria[k++]!;
+          const touched = products === 'any' || plainProduct === undefined || products.has(plainProduct);
+          values.push(!wfn ? MAY_F : touched ? MAY_F | MAY_U | MAY_T : MAY_U);
+        }
+        const invalid = hasInvalid(node);
+        nodeValues.push(
+          (invalid && (node.operator === 'AND' || node.negate)) || values.length === 0
+            ? MAY_F
+            : fold(values, node.operator === 'AND' ? 'AND' : 'OR', node.negate),
+        );
+      }
+      if (nodeValues.length === 0 || (configuration.negate && configuration.nodes.some(hasInvalid))) continue;
+      if (fold(nodeValues, configuration.operator === 'OR' ? 'OR' : 'AND', configuration.negate) & MAY_T) return true;
     }
   }
   return false;

@@ -74,7 +74,7 @@ function evaluateCpeMatch(criterion: CpeMatchCriterion, context: ContextCpe[]): 
 }
 
 /** Criteria that did not parse, in a hand-built statement as in an extracted one. */
-const hasInvalid = (node: ConfigurationNode) =>
+export const hasInvalid = (node: ConfigurationNode) =>
   (node.invalidCriteria?.length ?? 0) > 0 || node.cpeMatch.some((c) => !parseCached(c.criteria));
 
 /** A node's value from its criteria's values, in order. */

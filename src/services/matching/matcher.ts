@@ -8,8 +8,8 @@
  * Scans repeat the same software endlessly, so results are cached per context and per name; the
  * caches are dropped whenever the knowledge generation moves.
  */
-import { ANY, formatCpe23, parseCpe, quoteWfnValue, type Wfn } from '../../core/cpe.js';
-import { confirmedByMarks, type Marks, marksOf } from '../../core/applicability/confirmed.js';
+import { ANY, formatCpe23, isPlainValue, parseCpe, quoteWfnValue, type Wfn } from '../../core/cpe.js';
+import { confirmedByMarks, type Marks, marksOf, mayBeConfirmed } from '../../core/applicability/confirmed.js';
 import { evaluateApplicability, standsAlone } from '../../core/applicability/evaluate.js';
 import { hostLookupOf, productKeyOf, type NameLookup } from '../../core/applicability/index-keys.js';
 import type { ContextCpe, CveApplicability, CveEvidence } from '../../core/applicability/types.js';
@@ -67,18 +67,26 @@ const weighContext = (match: ContextMatch, key: string) =>
 const weighNames = (cves: string[], key: string) => ENTRY_BYTES + key.length + 8 * cves.length;
 function weighConfirmation(result: NameConfirmation, key: string): number {
   let bytes = ENTRY_BYTES + key.length + 8 * result.confirmed.length;
-  // The entry, its typed array and that array's buffer: ~290 bytes measured per conditional CVE.
-  for (const { marks } of result.conditional) bytes += 288 + marks.length;
+  // The entry, its typed array and that array's buffer once worked out: ~290 bytes measured per conditional CVE.
+  for (const { app } of result.conditional) bytes += 289 + criteriaCount(app);
   return bytes;
+}
+
+function criteriaCount(app: CveApplicability): number {
+  let count = 0;
+  for (const statement of app.statements)
+    for (const configuration of statement.configurations)
+      for (const node of configuration.nodes) count += node.cpeMatch.length;
+  return count;
 }
 
 const MIB = 2 ** 20;
 const NO_MATCH: ContextMatch = Object.freeze({ confirmed: [], evidence: [] }) as ContextMatch;
 
-/** A CVE that needs more of the context than one name, with what that name does to its criteria. */
+/** A CVE that needs more of the context than one name, with what that name does to its criteria once a context needs it. */
 interface Conditional {
   app: CveApplicability;
-  marks: Marks;
+  marks?: Marks;
 }
 
 /** What one fingerprint name confirms by itself, and the CVEs that need the rest of the context. */
@@ -121,6 +129,16 @@ export function candidateNameOf(wfn: Wfn): CandidateName | undefined {
 
 const nameKey = (name: CandidateName) =>
   `${name.part}:${name.vendor}:${name.product}\u0000${name.rawKey ?? ''}\u0000${name.foldedKey ?? ''}\u0000${name.familyEndKey ?? ''}`;
+/** The products of a context's names for `mayBeConfirmed` (`any` when one is not a plain value). */
+function productsOf(inputs: readonly ContextCpe[]): ReadonlySet<string> | 'any' {
+  const products = new Set<string>();
+  for (const { wfn } of inputs) {
+    if (!isPlainValue(wfn.product)) return 'any';
+    products.add(wfn.product);
+  }
+  return products;
+}
+
 export const contextKey = (context: MatchContext) =>
   `${[...context.fingerprintCpes].sort().join('\u0001')}\u0000${[...context.osCpes].sort().join('\u0001')}`;
 
@@ -222,27 +240,30 @@ export class KnowledgeMatcher implements CveMatcher {
    */
   private async confirmedOnly(inputs: ContextCpe[]): Promise<ContextMatch> {
     const alone: NameConfirmation[] = [];
-    /** Per CVE that needs the whole context: the marks its names worked out when they met it. */
-    const conditional = new Map<string, { app: CveApplicability; marks: Map<ContextCpe, Marks> }>();
+    /** Per CVE that needs the whole context: the names that met it, with their (lazily worked out) marks. */
+    const conditional = new Map<string, { app: CveApplicability; names: Map<ContextCpe, Conditional> }>();
     for (const input of inputs) {
       if (input.role !== 'fingerprint') continue;
       const result = await this.confirmedByName(input);
       alone.push(result);
-      for (const { app, marks } of result.conditional) {
-        const entry = conditional.get(app.cveId) ?? { app, marks: new Map<ContextCpe, Marks>() };
-        entry.marks.set(input, marks);
-        conditional.set(app.cveId, entry);
+      for (const entry of result.conditional) {
+        const found = conditional.get(entry.app.cveId) ?? { app: entry.app, names: new Map<ContextCpe, Conditional>() };
+        found.names.set(input, entry);
+        conditional.set(entry.app.cveId, found);
       }
     }
     const byContext: string[] = [];
-    for (const { app, marks } of conditional.values()) {
-      if (
-        confirmedByMarks(
-          app,
-          inputs.map((input) => marks.get(input) ?? marksOf(app, input)),
-        )
-      )
-        byContext.push(app.cveId);
+    const products = conditional.size > 0 ? productsOf(inputs) : 'any';
+    for (const { app, names } of conditional.values()) {
+      // Most AND configurations name a platform the context does not hold: no marks needed to say no.
+      if (!mayBeConfirmed(app, products)) continue;
+      const marks = inputs.map((input) => {
+        const entry = names.get(input);
+        if (entry === undefined) return marksOf(app, input);
+        entry.marks ??= marksOf(app, input);
+        return entry.marks;
+      });
+      if (confirmedByMarks(app, marks)) byContext.push(app.cveId);
     }
     // One name and nothing more: its own sorted list, shared with every context that has it.
     const lists = alone.filter((result) => result.confirmed.length > 0);
@@ -267,9 +288,8 @@ export class KnowledgeMatcher implements CveMatcher {
       const listed = await this.versionLists.split(input.wfn, await this.applicabilityOf(evaluate));
       confirmed.push(...listed.confirmed);
       for (const app of listed.evaluate) {
-        const marks = marksOf(app, input);
-        if (!standsAlone(app)) conditional.push({ app, marks });
-        else if (confirmedByMarks(app, [marks])) confirmed.push(app.cveId);
+        if (!standsAlone(app)) conditional.push({ app });
+        else if (confirmedByMarks(app, [marksOf(app, input)])) confirmed.push(app.cveId);
       }
       // Sorted once here: a context of this name alone shares the list.
       if (confirmed.length > 0 || conditional.length > 0)
