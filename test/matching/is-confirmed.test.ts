@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isConfirmed, mayBeConfirmed } from '../../src/core/applicability/confirmed.js';
+import { isConfirmed, marksOf, mayBeConfirmed, mayMark } from '../../src/core/applicability/confirmed.js';
 import { evaluateApplicability } from '../../src/core/applicability/evaluate.js';
 import type { ContextCpe, CveApplicability } from '../../src/core/applicability/types.js';
 import { isPlainValue, parseCpe } from '../../src/core/cpe.js';
@@ -60,6 +60,23 @@ describe('mayBeConfirmed', () => {
       { numRuns: 4000 },
     );
     expect(confirmed).toBeGreaterThan(30);
+    expect(ruledOut).toBeGreaterThan(100);
+  });
+
+  it('a name that mayMark rules out leaves no mark but those every name leaves on unreadable criteria', () => {
+    let ruledOut = 0;
+    fc.assert(
+      fc.property(applicability, context, (drawn, cpes) => {
+        const app: CveApplicability = { cveId: 'CVE-2024-0001', ...drawn };
+        const reference = marksOf(app, { ...cpes[0]!, wfn: parseCpe('cpe:2.3:a:nobody:nothing:1:*:*:*:*:*:*:*') });
+        for (const input of cpes) {
+          if (mayMark(app, input.wfn.product)) continue;
+          ruledOut++;
+          expect([...marksOf(app, input)]).toEqual([...reference]);
+        }
+      }),
+      { numRuns: 2000 },
+    );
     expect(ruledOut).toBeGreaterThan(100);
   });
 

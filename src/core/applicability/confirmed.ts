@@ -192,6 +192,79 @@ function fold(values: number[], operator: 'AND' | 'OR', negate: boolean | undefi
   return negate ? negated(out) : out;
 }
 
+/** A criterion for `mayBeConfirmed`: its plain product, ANY_PRODUCT when not plain, INVALID_CRITERION when unreadable. */
+const ANY_PRODUCT = 1;
+const INVALID_CRITERION = 0;
+type PlanCriterion = string | typeof ANY_PRODUCT | typeof INVALID_CRITERION;
+
+interface PlanNode {
+  and: boolean;
+  negate: boolean;
+  /** An unreadable criterion under AND or negation: the node is F whatever the names. */
+  false: boolean;
+  criteria: PlanCriterion[];
+}
+
+/** A CVE's configurations reduced to what `mayBeConfirmed` reads, made once per applicability. */
+interface Plan {
+  /** Whether a name of any product may change a mark (a criterion without a plain product, or CVE 5 entries). */
+  anyProduct: boolean;
+  /** CVE 5 entries, which `mayBeConfirmed` does not read. */
+  affected: boolean;
+  products: Set<string>;
+  configurations: { or: boolean; negate: boolean; false: boolean; nodes: PlanNode[] }[];
+}
+
+const plans = new WeakMap<CveApplicability, Plan>();
+
+function planOf(app: CveApplicability): Plan {
+  let plan = plans.get(app);
+  if (plan) return plan;
+  const criteria = criteriaOf(app);
+  plan = { anyProduct: false, affected: false, products: new Set(), configurations: [] };
+  let k = 0;
+  for (const statement of app.statements) {
+    if (statement.affected.length > 0) plan.anyProduct = plan.affected = true;
+    for (const configuration of statement.configurations) {
+      const nodes = configuration.nodes.map((node): PlanNode => {
+        const invalid = hasInvalid(node);
+        return {
+          and: node.operator === 'AND',
+          negate: node.negate,
+          false: (invalid && (node.operator === 'AND' || node.negate)) || node.cpeMatch.length === 0,
+          criteria: node.cpeMatch.map(() => {
+            const { wfn, plainProduct } = criteria[k++]!;
+            if (!wfn) return INVALID_CRITERION;
+            if (plainProduct === undefined) {
+              plan!.anyProduct = true;
+              return ANY_PRODUCT;
+            }
+            plan!.products.add(plainProduct);
+            return plainProduct;
+          }),
+        };
+      });
+      plan.configurations.push({
+        or: configuration.operator === 'OR',
+        negate: configuration.negate,
+        false: nodes.length === 0 || (configuration.negate && configuration.nodes.some(hasInvalid)),
+        nodes,
+      });
+    }
+  }
+  plans.set(app, plan);
+  return plan;
+}
+
+/**
+ * Whether a name of this product may leave a mark on the CVE other than an unreadable criterion's
+ * (which every name leaves): when not, its marks add nothing to the others'.
+ */
+export function mayMark(app: CveApplicability, product: string): boolean {
+  const plan = planOf(app);
+  return plan.anyProduct || !isPlainValue(product) || plan.products.has(product);
+}
+
 /**
  * Whether a context whose names have these products (plain values; `any`: some name's product is
  * not plain) may confirm the CVE, decided from the CVE's criteria alone: a criterion whose product
@@ -200,29 +273,22 @@ function fold(values: number[], operator: 'AND' | 'OR', negate: boolean | undefi
  * context that confirms the CVE; true for CVE 5 entries, which this does not read.
  */
 export function mayBeConfirmed(app: CveApplicability, products: ReadonlySet<string> | 'any'): boolean {
-  const criteria = criteriaOf(app);
-  let k = 0;
-  for (const statement of app.statements) {
-    if (statement.affected.length > 0) return true;
-    for (const configuration of statement.configurations) {
-      const nodeValues: number[] = [];
-      for (const node of configuration.nodes) {
-        const values: number[] = [];
-        for (const _ of node.cpeMatch) {
-          const { wfn, plainProduct } = criteria[k++]!;
-          const touched = products === 'any' || plainProduct === undefined || products.has(plainProduct);
-          values.push(!wfn ? MAY_F : touched ? MAY_F | MAY_U | MAY_T : MAY_U);
-        }
-        const invalid = hasInvalid(node);
-        nodeValues.push(
-          (invalid && (node.operator === 'AND' || node.negate)) || values.length === 0
-            ? MAY_F
-            : fold(values, node.operator === 'AND' ? 'AND' : 'OR', node.negate),
-        );
-      }
-      if (nodeValues.length === 0 || (configuration.negate && configuration.nodes.some(hasInvalid))) continue;
-      if (fold(nodeValues, configuration.operator === 'OR' ? 'OR' : 'AND', configuration.negate) & MAY_T) return true;
-    }
+  const plan = planOf(app);
+  if (plan.affected) return true;
+  for (const configuration of plan.configurations) {
+    if (configuration.false) continue;
+    const nodeValues = configuration.nodes.map((node) => {
+      if (node.false) return MAY_F;
+      const values = node.criteria.map((criterion) =>
+        criterion === INVALID_CRITERION
+          ? MAY_F
+          : products === 'any' || criterion === ANY_PRODUCT || products.has(criterion)
+            ? MAY_F | MAY_U | MAY_T
+            : MAY_U,
+      );
+      return fold(values, node.and ? 'AND' : 'OR', node.negate);
+    });
+    if (fold(nodeValues, configuration.or ? 'OR' : 'AND', configuration.negate) & MAY_T) return true;
   }
   return false;
 }

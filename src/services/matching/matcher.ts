@@ -9,7 +9,7 @@
  * caches are dropped whenever the knowledge generation moves.
  */
 import { ANY, formatCpe23, isPlainValue, parseCpe, quoteWfnValue, type Wfn } from '../../core/cpe.js';
-import { confirmedByMarks, type Marks, marksOf, mayBeConfirmed } from '../../core/applicability/confirmed.js';
+import { confirmedByMarks, type Marks, marksOf, mayBeConfirmed, mayMark } from '../../core/applicability/confirmed.js';
 import { evaluateApplicability, standsAlone } from '../../core/applicability/evaluate.js';
 import { hostLookupOf, productKeyOf, type NameLookup } from '../../core/applicability/index-keys.js';
 import type { ContextCpe, CveApplicability, CveEvidence } from '../../core/applicability/types.js';
@@ -257,12 +257,12 @@ export class KnowledgeMatcher implements CveMatcher {
     for (const { app, names } of conditional.values()) {
       // Most AND configurations name a platform the context does not hold: no marks needed to say no.
       if (!mayBeConfirmed(app, products)) continue;
-      const marks = inputs.map((input) => {
+      const marks: Marks[] = [];
+      for (const input of inputs) {
         const entry = names.get(input);
-        if (entry === undefined) return marksOf(app, input);
-        entry.marks ??= marksOf(app, input);
-        return entry.marks;
-      });
+        if (entry !== undefined) marks.push((entry.marks ??= marksOf(app, input)));
+        else if (mayMark(app, input.wfn.product)) marks.push(marksOf(app, input));
+      }
       if (confirmedByMarks(app, marks)) byContext.push(app.cveId);
     }
     // One name and nothing more: its own sorted list, shared with every context that has it.
