@@ -56,7 +56,8 @@ export async function measureClass(
     ...load,
     concurrency: 32,
     requests: context.quick ? 64 : budget(8, 128, 2000),
-    warmup: 0,
+    // One per connection: the c=1 run warmed only the worker its single connection reached.
+    warmup: 32,
     maxSeconds: context.quick ? 5 : 20,
   });
   const loop = await readLoopDelay(context.baseUrl, context.statusToken, context.workers);

@@ -14,7 +14,7 @@ export interface LoadOptions {
   token: string;
   concurrency: number;
   requests: number;
-  /** Requests sent and discarded first (warm caches, connections). */
+  /** Requests sent and discarded first (warm caches, connections), `concurrency` at a time. */
   warmup?: number;
   /** The status a request must answer to count as no error (200 unless a class expects a refusal). */
   okStatus?: number;
@@ -43,7 +43,12 @@ export async function runLoad(paths: string[], options: LoadOptions): Promise<Lo
       );
       request.on('error', reject);
     });
-  for (let i = 0; i < (options.warmup ?? 0); i++) await get(paths[i % paths.length]!);
+  // Warm-up requests go out `concurrency` at a time, so each of the connections (and every server worker they reach) has served one.
+  const warmup = options.warmup ?? 0;
+  for (let i = 0; i < warmup; i += options.concurrency) {
+    const wave = Math.min(options.concurrency, warmup - i);
+    await Promise.all(Array.from({ length: wave }, (_, k) => get(paths[(i + k) % paths.length]!)));
+  }
 
   const latencies: number[] = [];
   let errors = 0;
