@@ -260,8 +260,10 @@ export class KnowledgeMatcher implements CveMatcher {
       const marks: Marks[] = [];
       for (const input of inputs) {
         const entry = names.get(input);
-        if (entry !== undefined) marks.push((entry.marks ??= marksOf(app, input)));
-        else if (mayMark(app, input.wfn.product)) marks.push(marksOf(app, input));
+        if (entry !== undefined) {
+          entry.marks ??= marksOf(app, input);
+          marks.push(entry.marks);
+        } else if (mayMark(app, input.wfn.product)) marks.push(marksOf(app, input));
       }
       if (confirmedByMarks(app, marks)) byContext.push(app.cveId);
     }
