@@ -16,22 +16,16 @@ export function openSqlite(file: string): Database {
   db.pragma('wal_autocheckpoint = 10000');
   db.pragma('busy_timeout = 10000');
   db.pragma('foreign_keys = ON');
+  // Raw (array-row) statements are cached apart: the mode is a property of the prepared statement.
   const statements = new Map<string, BetterSqlite3.Statement>();
-  const prepare = (sql: string) => {
-    let statement = statements.get(sql);
+  const rawStatements = new Map<string, BetterSqlite3.Statement>();
+  const prepare = (sql: string, raw = false) => {
+    const cache = raw ? rawStatements : statements;
+    let statement = cache.get(sql);
     if (!statement) {
       statement = db.prepare(sql);
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
-  /** Statements in raw mode are kept apart: the mode is a property of the prepared statement. */
-  const rawStatements = new Map<string, BetterSqlite3.Statement>();
-  const prepareRaw = (sql: string) => {
-    let statement = rawStatements.get(sql);
-    if (!statement) {
-      statement = db.prepare(sql).raw(true);
-      rawStatements.set(sql, statement);
+      if (raw) statement.raw(true);
+      cache.set(sql, statement);
     }
     return statement;
   };
@@ -41,7 +35,7 @@ export function openSqlite(file: string): Database {
       return prepare(sql).all(...params) as T[];
     },
     async arrays<T extends unknown[]>(sql: string, params: SqlValue[] = []) {
-      return prepareRaw(sql).all(...params) as T[];
+      return prepare(sql, true).all(...params) as T[];
     },
     async get<T>(sql: string, params: SqlValue[] = []) {
       return prepare(sql).get(...params) as T | undefined;

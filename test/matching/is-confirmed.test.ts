@@ -5,10 +5,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isConfirmed, marksOf, mayBeConfirmed, mayMark } from '../../src/core/applicability/confirmed.js';
+import { isConfirmed, marksOf, mayBeConfirmed, mayMark, productsOf } from '../../src/core/applicability/confirmed.js';
 import { evaluateApplicability } from '../../src/core/applicability/evaluate.js';
 import type { ContextCpe, CveApplicability } from '../../src/core/applicability/types.js';
-import { isPlainValue, parseCpe } from '../../src/core/cpe.js';
+import { parseCpe } from '../../src/core/cpe.js';
 import { applicability, name } from '../search/cpe-cves/random-knowledge.js';
 
 const context = fc
@@ -33,16 +33,6 @@ describe('isConfirmed', () => {
     expect(confirmed).toBeGreaterThan(30);
   });
 });
-
-/** The products of a context's names, as the matcher gives them to `mayBeConfirmed`. */
-function productsOf(cpes: ContextCpe[]): ReadonlySet<string> | 'any' {
-  const products = new Set<string>();
-  for (const { wfn } of cpes) {
-    if (!isPlainValue(wfn.product)) return 'any';
-    products.add(wfn.product);
-  }
-  return products;
-}
 
 describe('mayBeConfirmed', () => {
   it('is true whenever the context confirms the CVE, and rules some out otherwise', () => {

@@ -265,6 +265,16 @@ export function mayMark(app: CveApplicability, product: string): boolean {
   return plan.anyProduct || !isPlainValue(product) || plan.products.has(product);
 }
 
+/** The products of a context's names, as `mayBeConfirmed` reads them (`any` when one is not a plain value). */
+export function productsOf(context: readonly ContextCpe[]): ReadonlySet<string> | 'any' {
+  const products = new Set<string>();
+  for (const { wfn } of context) {
+    if (!isPlainValue(wfn.product)) return 'any';
+    products.add(wfn.product);
+  }
+  return products;
+}
+
 /**
  * Whether a context whose names have these products (plain values; `any`: some name's product is
  * not plain) may confirm the CVE, decided from the CVE's criteria alone: a criterion whose product

@@ -8,8 +8,15 @@
  * Scans repeat the same software endlessly, so results are cached per context and per name; the
  * caches are dropped whenever the knowledge generation moves.
  */
-import { ANY, formatCpe23, isPlainValue, parseCpe, quoteWfnValue, type Wfn } from '../../core/cpe.js';
-import { confirmedByMarks, type Marks, marksOf, mayBeConfirmed, mayMark } from '../../core/applicability/confirmed.js';
+import { ANY, formatCpe23, parseCpe, quoteWfnValue, type Wfn } from '../../core/cpe.js';
+import {
+  confirmedByMarks,
+  type Marks,
+  marksOf,
+  mayBeConfirmed,
+  mayMark,
+  productsOf,
+} from '../../core/applicability/confirmed.js';
 import { evaluateApplicability, standsAlone } from '../../core/applicability/evaluate.js';
 import { hostLookupOf, productKeyOf, type NameLookup } from '../../core/applicability/index-keys.js';
 import type { ContextCpe, CveApplicability, CveEvidence } from '../../core/applicability/types.js';
@@ -129,16 +136,6 @@ export function candidateNameOf(wfn: Wfn): CandidateName | undefined {
 
 const nameKey = (name: CandidateName) =>
   `${name.part}:${name.vendor}:${name.product}\u0000${name.rawKey ?? ''}\u0000${name.foldedKey ?? ''}\u0000${name.familyEndKey ?? ''}`;
-/** The products of a context's names for `mayBeConfirmed` (`any` when one is not a plain value). */
-function productsOf(inputs: readonly ContextCpe[]): ReadonlySet<string> | 'any' {
-  const products = new Set<string>();
-  for (const { wfn } of inputs) {
-    if (!isPlainValue(wfn.product)) return 'any';
-    products.add(wfn.product);
-  }
-  return products;
-}
-
 export const contextKey = (context: MatchContext) =>
   `${[...context.fingerprintCpes].sort().join('\u0001')}\u0000${[...context.osCpes].sort().join('\u0001')}`;
 
@@ -253,7 +250,7 @@ export class KnowledgeMatcher implements CveMatcher {
       }
     }
     const byContext: string[] = [];
-    const products = conditional.size > 0 ? productsOf(inputs) : 'any';
+    const products = productsOf(inputs);
     for (const { app, names } of conditional.values()) {
       // Most AND configurations name a platform the context does not hold: no marks needed to say no.
       if (!mayBeConfirmed(app, products)) continue;
