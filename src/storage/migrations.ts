@@ -22,6 +22,10 @@ const bytewise = (engine: Engine) => (engine === 'postgres' ? 'COLLATE "C"' : ''
 const id = (engine: Engine) =>
   engine === 'sqlite' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY';
 
+/** The criteria columns the lookup index carries besides its keys (decided first: counts sum it). */
+const CRITERIA_CARRIED =
+  'decided, cve_id, vulnerable, source, criterion, exact_key, start_key, start_incl, end_key, end_incl, unbounded, always_check';
+
 export const MIGRATIONS: Migration[] = [
   {
     id: 1,
@@ -304,6 +308,19 @@ export const MIGRATIONS: Migration[] = [
     statements: () => [
       `DROP INDEX knowledge_criteria_lookup`,
       `CREATE INDEX knowledge_criteria_lookup ON knowledge_criteria (part, vendor, product, scan_key, id, decided)`,
+    ],
+  },
+  {
+    id: 13,
+    name: 'knowledge_criteria_lookup covers what preparing a product reads',
+    // A product's rows were fetched from a table ordered by CVE, one random read each (2.9 µs per
+    // row at 848k rows); read from the index alone they cost 1.1 µs. PostgreSQL keeps the order
+    // columns as keys and carries the rest (INCLUDE); SQLite has no INCLUDE, so they trail the key.
+    statements: (engine) => [
+      `DROP INDEX knowledge_criteria_lookup`,
+      engine === 'postgres'
+        ? `CREATE INDEX knowledge_criteria_lookup ON knowledge_criteria (part, vendor, product, scan_key, id) INCLUDE (${CRITERIA_CARRIED})`
+        : `CREATE INDEX knowledge_criteria_lookup ON knowledge_criteria (part, vendor, product, scan_key, id, ${CRITERIA_CARRIED})`,
     ],
   },
 ];

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStorage, type Storage } from '../../src/storage/index.js';
+import { createStorage, identityCombinations, type Storage } from '../../src/storage/index.js';
 import { applicability, writeOf } from '../search/cpe-cves/random-knowledge.js';
 import { engineCases } from '../support/engines.js';
 
@@ -72,6 +72,22 @@ describe.each(engineCases())('criteria of a product in pages ($name)', (engine) 
         }
         expect(got.sort(), `page size ${pageSize}`).toEqual(expected);
         if (pageSize === 1) expect(pages).toBe(expected.length);
+      }
+      // Keys with their counts: a key within the page size is one statement, even when its count is stale.
+      const counted = await Promise.all(
+        identityCombinations(product).map((key) => storage.knowledge.productCounts(key)),
+      );
+      for (const keys of [counted, counted.map((key) => ({ ...key, rows: 1 }))]) {
+        for (const pageSize of [7, 10_000]) {
+          const got: string[] = [];
+          for await (const page of storage.knowledge.productCriteria(product, { pageSize, keys }))
+            for (const row of page) {
+              const key = keys.find((k) => k.part === row.part && k.vendor === row.vendor && k.product === row.product);
+              expect(key, `${row.part}:${row.vendor}:${row.product} is a key read`).toBeDefined();
+              got.push(text(row));
+            }
+          expect(got.sort(), `counted keys, page size ${pageSize}`).toEqual(expected);
+        }
       }
     }
   });

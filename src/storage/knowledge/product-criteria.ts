@@ -6,17 +6,15 @@ import type { Sql } from '../database.js';
 import { toCriterion } from './criteria.js';
 import type { StoredCriterion } from './types.js';
 
+/** What preparing a product needs of a row; part, vendor and product come from the row key read. */
 const COLUMNS =
-  'id, scan_key, cve_id, part, vendor, product, vulnerable, source, criterion, exact_key, start_key, start_incl, end_key, end_incl, unbounded, always_check, decided';
+  'cve_id, vulnerable, source, criterion, exact_key, start_key, start_incl, end_key, end_incl, unbounded, always_check, decided';
+/** The keyset of a paged read, after COLUMNS. */
+const PAGING = 'scan_key, id';
 
-/** A row of COLUMNS, in that order (BIGINT and flags arrive as strings or numbers by engine). */
+/** A row of COLUMNS (then PAGING when paged), in that order; BIGINT and flags arrive as strings or numbers by engine. */
 type CriterionRow = [
-  id: number | string,
-  scanKey: string,
   cveId: string,
-  part: string,
-  vendor: string,
-  product: string,
   vulnerable: number,
   source: string,
   criterion: string,
@@ -28,26 +26,28 @@ type CriterionRow = [
   unbounded: number,
   alwaysCheck: number,
   decided: number | null,
+  scanKey?: string,
+  id?: number | string,
 ];
 
-function toProductCriterion(row: CriterionRow): ProductCriterion {
+function toProductCriterion(key: ProductIdentity, row: CriterionRow): ProductCriterion {
   const criterion: ProductCriterion = toCriterion({
-    cve_id: row[2],
-    part: row[3],
-    vendor: row[4],
-    product: row[5],
-    vulnerable: row[6],
-    source: row[7],
-    criterion: row[8],
-    exact_key: row[9],
-    start_key: row[10],
-    start_incl: row[11],
-    end_key: row[12],
-    end_incl: row[13],
-    unbounded: row[14],
-    always_check: row[15],
+    cve_id: row[0],
+    part: key.part,
+    vendor: key.vendor,
+    product: key.product,
+    vulnerable: row[1],
+    source: row[2],
+    criterion: row[3],
+    exact_key: row[4],
+    start_key: row[5],
+    start_incl: row[6],
+    end_key: row[7],
+    end_incl: row[8],
+    unbounded: row[9],
+    always_check: row[10],
   });
-  if (row[16] !== null) criterion.decided = Number(row[16]) === 1;
+  if (row[11] !== null) criterion.decided = Number(row[11]) === 1;
   return criterion;
 }
 
@@ -72,31 +72,42 @@ export function identityCombinations(product: ProductIdentity): ProductIdentity[
 }
 
 /**
- * Every criteria row that can apply to names of (part, vendor, product), in pages of `pageSize`:
- * one index range per combination of each value or `*` (only those in `keys` when given), walked
- * by (scan_key, id) — written as `scan_key >= ?` plus a filter, so SQLite seeks the range instead
- * of skipping the pages before it.
+ * Every criteria row that can apply to names of (part, vendor, product): one index range per
+ * combination of each value or `*` (only those in `keys` when given), read from the lookup index
+ * alone. A key known to hold at most `pageSize` rows is one statement; a larger one is walked in
+ * pages by (scan_key, id) — written as `scan_key >= ?` plus a filter, so SQLite seeks the range
+ * instead of skipping the pages before it.
  */
 export async function* productCriteria(
   db: Sql,
   product: ProductIdentity,
   pageSize: number,
-  keys: readonly ProductIdentity[] = identityCombinations(product),
+  keys: readonly (ProductIdentity & { rows?: number })[] = identityCombinations(product),
 ): AsyncIterable<ProductCriterion[]> {
-  for (const { part, vendor, product: name } of keys) {
-    let after: { scanKey: string; id: number } | undefined;
-    for (;;) {
+  for (const key of keys) {
+    const where = 'part = ? AND vendor = ? AND product = ?';
+    const identity = [key.part, key.vendor, key.product];
+    if (key.rows !== undefined && key.rows <= pageSize) {
       // Arrays, not objects: preparing a product reads its every row, and row objects cost twice the time.
       const rows = await db.arrays<CriterionRow>(
-        `SELECT ${COLUMNS} FROM knowledge_criteria WHERE part = ? AND vendor = ? AND product = ?
+        `SELECT ${COLUMNS} FROM knowledge_criteria WHERE ${where} ORDER BY scan_key, id`,
+        identity,
+      );
+      if (rows.length > 0) yield rows.map((row) => toProductCriterion(key, row));
+      continue;
+    }
+    let after: { scanKey: string; id: number } | undefined;
+    for (;;) {
+      const rows = await db.arrays<CriterionRow>(
+        `SELECT ${COLUMNS}, ${PAGING} FROM knowledge_criteria WHERE ${where}
          ${after ? 'AND scan_key >= ? AND (scan_key > ? OR id > ?)' : ''}
          ORDER BY scan_key, id LIMIT ?`,
-        [part!, vendor!, name!, ...(after ? [after.scanKey, after.scanKey, after.id] : []), pageSize],
+        [...identity, ...(after ? [after.scanKey, after.scanKey, after.id] : []), pageSize],
       );
-      if (rows.length > 0) yield rows.map(toProductCriterion);
+      if (rows.length > 0) yield rows.map((row) => toProductCriterion(key, row));
       const last = rows[rows.length - 1];
       if (rows.length < pageSize || !last) break;
-      after = { scanKey: last[1], id: Number(last[0]) };
+      after = { scanKey: last[12]!, id: Number(last[13]) };
     }
   }
 }
