@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ChildCpu, ServerCpu } from './cpu-time.js';
 import type { LoadResult } from './http-load.js';
+import type { ExportFigures } from './export.js';
 import type { RestartFigures } from './restart.js';
 
 /** CPU seconds used during an upsert round: by the ingest process, and by the server until every worker had applied it. */
@@ -68,6 +69,8 @@ export interface BenchResult {
     seconds: number;
     recordsPerSecond: number;
   };
+  /** One export read to its end (absent in older results). */
+  export?: ExportFigures;
   upkeep: {
     upserts: number;
     upsertSeconds: number;
@@ -161,6 +164,12 @@ export function renderMarkdown(r: BenchResult, other?: BenchResult): string {
     ),
     '',
     `Cursor walk (${new URLSearchParams(r.walk.params)}, limit 2000): ${n(r.walk.records)} records in ${r.walk.pages} pages, ${r.walk.seconds.toFixed(2)} s = ${n(r.walk.recordsPerSecond)} records/s, ${r.walk.duplicates} duplicates.`,
+    ...(r.export
+      ? [
+          '',
+          `Export (\`/v3/index/target-intel/export?${new URLSearchParams(r.export.params)}\`, NDJSON): ${n(r.export.records)} records (${(r.export.bytes / 2 ** 20).toFixed(0)} MiB) in ${r.export.seconds.toFixed(2)} s = ${n(r.export.recordsPerSecond)} records/s, ${r.export.complete ? 'closed by its complete line' : 'NOT closed by a complete line'}; server RSS ${n(r.export.rssBeforeMiB)} MiB before, ${n(r.export.rssPeakMiB)} MiB at its peak during the export (+${n(r.export.rssPeakMiB - r.export.rssBeforeMiB)} MiB).`,
+        ]
+      : []),
     '',
     '## Ingest and upkeep',
     '',

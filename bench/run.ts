@@ -15,6 +15,7 @@ import { cleanEnv, databaseUrlOf, dropSchema, fail, freePort } from './common.js
 import { parseChildCpu, serverCpuMark, type ChildCpu } from './cpu-time.js';
 import { writeDataset, type DatasetStats } from './dataset.js';
 import { loadPrepared, PRISTINE, savePrepared, type PreparedDataset } from './prepared.js';
+import { measureExport } from './export.js';
 import { percentile, runLoad, timeRuns, type LoadResult } from './http-load.js';
 import { pickQueries, pickWalk, type QueryClass } from './queries.js';
 import { rawInsert } from './raw-insert.js';
@@ -157,6 +158,11 @@ async function main(): Promise<void> {
     say('cursor walk');
     const walk = await measureWalk(pickWalk(stats, Math.min(100_000, indexed)), baseUrl, token);
 
+    // About a million records: all of them up to 1M, then the ~10% with CVEs (1.0M at 10M records).
+    const exportParams: Record<string, string> = indexed <= 1_000_000 ? {} : { contains_cve: 'true' };
+    say(`export: ${new URLSearchParams(exportParams)} as NDJSON`);
+    const exported = await measureExport(exportParams, baseUrl, token, () => treeRssKb(server.pid!));
+
     say('upkeep: expire the oldest 5%');
     const expiryServerCpu = serverCpuMark(server.pid!);
     const expiry = await measureExpiry(storage, engine, stats);
@@ -228,6 +234,7 @@ async function main(): Promise<void> {
       floor: { c1: floor1, c32: floor32 },
       queries,
       walk,
+      export: exported,
       upkeep: {
         upserts: upsert.upserts,
         upsertSeconds: upsert.upsertSeconds,

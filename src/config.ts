@@ -74,6 +74,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** A response stream whose client reads nothing for this long is cut (VULNSCOPE_STREAM_IDLE_TIMEOUT_MS). */
   streamIdleTimeoutMs: number;
+  /** Exports (`…/export`) one server process streams at once; more get a 429 (VULNSCOPE_EXPORTS_PER_PROCESS). */
+  exportsPerProcess: number;
   /** On SIGTERM, how long in-flight requests may finish before the process exits anyway (VULNSCOPE_DRAIN_TIMEOUT_MS). */
   drainTimeoutMs: number;
 }
@@ -216,6 +218,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     requestTimeoutMs: milliseconds(env, 'VULNSCOPE_REQUEST_TIMEOUT_MS', 10_000, 100),
     streamIdleTimeoutMs: milliseconds(env, 'VULNSCOPE_STREAM_IDLE_TIMEOUT_MS', 30_000, 1_000),
     drainTimeoutMs: milliseconds(env, 'VULNSCOPE_DRAIN_TIMEOUT_MS', 10_000, 0),
+    exportsPerProcess: integer(
+      nonEmpty(env.VULNSCOPE_EXPORTS_PER_PROCESS) ?? '4',
+      'VULNSCOPE_EXPORTS_PER_PROCESS',
+      1,
+      1000,
+    ),
   };
 }
 

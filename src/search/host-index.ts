@@ -270,6 +270,22 @@ export class HostIndex {
     return Array.from(this.timeFilter(BucketKind.ObservedHour, this.observedAt, { to: before }).toUint32Array());
   }
 
+  /**
+   * Up to `limit` ids of matching records above `afterId`, ascending: an export walks by id, since
+   * a record keeps its id for life, so every record present throughout a walk is met exactly once.
+   */
+  idsAbove(query: HostQuery, afterId: number, limit: number): number[] {
+    const parts = this.filters(query);
+    const matching = new Intersection(parts.length > 0 ? parts : [this.live]);
+    try {
+      const all = matching.all();
+      return Array.from(all.rangeUint32Array(afterId < 0 ? 0 : all.rank(afterId), limit));
+    } finally {
+      matching.free();
+      for (const part of parts) this.release(part);
+    }
+  }
+
   /** Exact total and one page of ids in sort order. */
   page(query: HostQuery, request: PageRequest): PageResult {
     const parts = this.filters(query);

@@ -17,6 +17,8 @@ import { registerResponseHeaders } from './plugins/response-headers.js';
 import { registerTiming } from './plugins/timing.js';
 import { createRateLimiter } from './rate-limit/limiter.js';
 import { registerAdvisory } from './routes/advisory/route.js';
+import { registerAdvisoryExport } from './routes/advisory/export.js';
+import { ExportGate } from './export/export-gate.js';
 import { AdvisoryIndex } from '../search/advisories/advisory-index.js';
 import { registerBackup } from './routes/backup/route.js';
 import { BackupScheduler } from '../backup/service.js';
@@ -26,6 +28,7 @@ import { registerHealth } from './routes/health.js';
 import { PROCESS_STATUS_PREFIX, registerProcessStatus } from './routes/process-status.js';
 import { collectRoutes, registerOpenApi } from './routes/openapi.js';
 import { registerTargetIntel } from './routes/target-intel/route.js';
+import { registerTargetIntelExport } from './routes/target-intel/export.js';
 import { registerWhoami } from './routes/whoami.js';
 import { VERSION } from '../version.js';
 
@@ -113,7 +116,13 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerHealth(app, context, rateLimiter);
   if (context.config.statusToken) registerProcessStatus(app, context, context.config.statusToken);
   registerTargetIntel(app, context);
-  registerAdvisory(app, context, context.advisoryIndex ?? new AdvisoryIndex(context.storage.advisories));
+  const advisoryIndex = context.advisoryIndex ?? new AdvisoryIndex(context.storage.advisories);
+  registerAdvisory(app, context, advisoryIndex);
+  const exports = new ExportGate(context.storage.exportLeases, context.config.exportsPerProcess, (error) =>
+    app.log.warn({ err: error }, 'export lease could not be renewed or released'),
+  );
+  registerTargetIntelExport(app, context, exports);
+  registerAdvisoryExport(app, context, advisoryIndex, exports);
   registerCpeSearch(app, context, context.cpeNames ?? new CpeNameIndex(context.storage.knowledge));
   const backups = new BackupStore(context.config.backupDir);
   await backups.ensure().catch((error: unknown) => app.log.warn({ err: error }, 'backup directory cannot be created'));

@@ -2,6 +2,7 @@ import type { DatabaseConfig } from '../config.js';
 import { AdvisoryRepository } from './advisories/index.js';
 import { ClassificationListRepository } from './classification-lists.js';
 import { openDatabase, type Database } from './database.js';
+import { ExportLeaseRepository } from './export-leases.js';
 import { HostRepository } from './hosts.js';
 import { openHostWriter, type HostBatchWriter } from './host-writer.js';
 import { openJobLock, type JobLock } from './job-lock.js';
@@ -18,6 +19,7 @@ export interface Storage {
   db: Database;
   hosts: HostRepository;
   tokens: TokenRepository;
+  exportLeases: ExportLeaseRepository;
   classificationLists: ClassificationListRepository;
   advisories: AdvisoryRepository;
   knowledge: KnowledgeRepository;
@@ -42,6 +44,7 @@ export async function createStorage(config: DatabaseConfig, options: { migrate?:
     db,
     hosts,
     tokens: new TokenRepository(db),
+    exportLeases: new ExportLeaseRepository(db),
     classificationLists: new ClassificationListRepository(db),
     advisories: new AdvisoryRepository(db),
     knowledge: new KnowledgeRepository(db),
@@ -96,3 +99,4 @@ export { JOB_LEASE_MS, type JobLock } from './job-lock.js';
 export { migrate, SCHEMA_VERSION } from './migrations.js';
 export { deleteSetting, getSetting, putSetting } from './settings.js';
 export type { TokenRepository } from './tokens.js';
+export type { ExportLeaseRepository } from './export-leases.js';

@@ -323,6 +323,17 @@ export const MIGRATIONS: Migration[] = [
         : `CREATE INDEX knowledge_criteria_lookup ON knowledge_criteria (part, vendor, product, scan_key, id, ${CRITERIA_CARRIED})`,
     ],
   },
+  {
+    id: 14,
+    name: 'export_leases: the token running an export, shared by every process on the database',
+    statements: () => [
+      `CREATE TABLE export_leases (
+        token_id BIGINT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+      )`,
+    ],
+  },
 ];
 
 /** The migration a database opened by this code is at (what snapshots of derived data are tied to). */

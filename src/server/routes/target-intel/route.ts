@@ -1,16 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { unavailable, VulnscopeError } from '../../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import { parseBoolean } from '../../params.js';
 import { benchmarkSeconds } from '../../plugins/timing.js';
 import { CLIENT_PARAMETERS, TARGET_INTEL_PARAMETERS } from './parameters.js';
 import { nextCursor, RESULT_WINDOW, resolvePaging } from './paging.js';
-import { parseHostQuery, type RawParams } from './query.js';
+import type { RawParams } from './query.js';
 import { explainRecords } from './explain.js';
 import { toTargetIntel } from '../../../core/target-intel-record.js';
 import { knowledgeMatcher } from '../../../services/matching/source.js';
-import { productRenamesOf } from '../../../services/matching/renames.js';
+import { hostQueryOf, refreshOrUnavailable } from './index-query.js';
 
 const querystring = Type.Object(
   Object.fromEntries(
@@ -38,14 +37,7 @@ export function registerTargetIntel(app: FastifyInstance, context: AppContext): 
       const sync = context.hostIndex;
       await refreshOrUnavailable(sync);
       const paging = resolvePaging(raw, context.secret, sync.seq);
-      const query = parseHostQuery(paging.filters);
-      if (query.vendor !== undefined || query.product !== undefined) {
-        const renamedAs = (await productRenamesOf(context.storage)).alternatives(
-          query.vendor?.toLowerCase(),
-          query.product?.toLowerCase(),
-        );
-        if (renamedAs.length > 0) query.renamedAs = renamedAs;
-      }
+      const query = await hostQueryOf(paging.filters, context);
       const showPages = raw.show_pages ? parseBoolean('show_pages', raw.show_pages) : false;
       const showQuery = raw.show_query ? parseBoolean('show_query', raw.show_query) : false;
       const explain = raw.explain ? parseBoolean('explain', raw.explain) : false;
@@ -119,18 +111,6 @@ export function registerTargetIntel(app: FastifyInstance, context: AppContext): 
 }
 
 /** A refresh that fails (storage unreachable, a broken connection) is a 503 the client may retry, never a 500. */
-async function refreshOrUnavailable(sync: AppContext['hostIndex']): Promise<void> {
-  try {
-    await sync.catchUp();
-  } catch (error) {
-    if (error instanceof VulnscopeError) throw error;
-    throw unavailable(
-      `the index could not be brought up to date with the database: ${(error as Error).message}`,
-      'index_behind',
-    );
-  }
-}
-
 /** Page links for a pager UI, as strings, with "..." for a gap. */
 function pageLinks(maxPages: number): string[] {
   if (maxPages <= 10) return Array.from({ length: maxPages }, (_, i) => String(i + 1));
