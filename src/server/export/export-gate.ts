@@ -10,7 +10,8 @@ const RETRY_AFTER_SECONDS = 10;
 
 /** A running export's hold on its slot and its token's lease; `release` frees both, once. */
 export interface ExportTicket {
-  release(): void;
+  /** Resolves once the token's lease is given back (errors go to the gate's `onError`). */
+  release(): Promise<void>;
 }
 
 /**
@@ -52,14 +53,15 @@ export class ExportGate {
       this.leases.renew(tokenId, this.holder, LEASE_MS).catch(this.onError);
     }, RENEW_EVERY_MS);
     renewal.unref();
-    let released = false;
+    let released: Promise<void> | undefined;
     return {
       release: () => {
-        if (released) return;
-        released = true;
-        clearInterval(renewal);
-        this.running--;
-        this.leases.release(tokenId, this.holder).catch(this.onError);
+        if (!released) {
+          clearInterval(renewal);
+          this.running--;
+          released = this.leases.release(tokenId, this.holder).catch(this.onError);
+        }
+        return released;
       },
     };
   }

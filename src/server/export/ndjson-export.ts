@@ -13,12 +13,19 @@ const NEWLINE = Buffer.from('\n');
  * An NDJSON body from batches of lines, pulled only as fast as the client reads (constant
  * memory), closed by `{"_meta": {"complete": true, "records": N}}`: a client that does not see
  * that line knows the export was cut. Destroying the stream (the client went away) stops the pull.
+ * `beforeEnd` runs before the closing line is sent, so what it frees is free when the client sees the end.
  */
-export function ndjsonExport(batches: AsyncIterable<readonly ExportLine[]>): Readable {
-  return Readable.from(chunks(batches), { objectMode: false });
+export function ndjsonExport(
+  batches: AsyncIterable<readonly ExportLine[]>,
+  beforeEnd: () => Promise<void> = async () => {},
+): Readable {
+  return Readable.from(chunks(batches, beforeEnd), { objectMode: false });
 }
 
-async function* chunks(batches: AsyncIterable<readonly ExportLine[]>): AsyncGenerator<Buffer> {
+async function* chunks(
+  batches: AsyncIterable<readonly ExportLine[]>,
+  beforeEnd: () => Promise<void>,
+): AsyncGenerator<Buffer> {
   let records = 0;
   let pending: Uint8Array[] = [];
   let bytes = 0;
@@ -36,6 +43,7 @@ async function* chunks(batches: AsyncIterable<readonly ExportLine[]>): AsyncGene
       }
     }
   }
+  await beforeEnd();
   pending.push(Buffer.from(`${JSON.stringify({ _meta: { complete: true, records } })}\n`));
   yield Buffer.concat(pending);
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TARGET_INTEL_PARAMETERS } from '../../../src/server/routes/target-intel/parameters.js';
+import { FILTER_NAMES, TARGET_INTEL_PARAMETERS } from '../../../src/server/routes/target-intel/parameters.js';
 import { FILTER_PARAMETERS, PAGING_PARAMETERS } from '../../../src/server/routes/advisory/parameters.js';
 import { CPE_SEARCH_PARAMETERS } from '../../../src/server/routes/cpe-search/query.js';
 import { startBackupApp, loadFeed, FEED, type BackupTestApp } from '../../backup/support.js';
@@ -31,7 +31,9 @@ const ENDPOINTS: Endpoint[] = [
     path: '/v3/index/target-intel',
     names: [...TARGET_INTEL_PARAMETERS.map((p) => p.name), 'show_pages', 'show_query'],
   },
+  { path: '/v3/index/target-intel/export', names: FILTER_NAMES },
   { path: '/v4/advisory', names: [...FILTER_PARAMETERS, ...PAGING_PARAMETERS] },
+  { path: '/v4/advisory/export', names: FILTER_PARAMETERS },
   { path: '/v4/advisory/list', names: [] },
   { path: '/v3/search/cpe', names: CPE_SEARCH_PARAMETERS },
   { path: '/v4/backup', names: [] },
@@ -190,6 +192,17 @@ interface Outcome {
   problem?: string;
 }
 
+/** Whether an NDJSON export ends with `{"_meta": {"complete": true, "records": N}}` counting its lines. */
+function exportComplete(body: string): boolean {
+  const lines = body.split('\n').filter(Boolean);
+  try {
+    const meta = JSON.parse(lines[lines.length - 1] ?? '') as { _meta?: { complete?: boolean; records?: number } };
+    return meta._meta?.complete === true && meta._meta.records === lines.length - 1;
+  } catch {
+    return false;
+  }
+}
+
 function problemWith(status: number, contentType: string | undefined, body: string): string | undefined {
   if (status >= 500) return `status ${status}`;
   if (status < 400) return undefined;
@@ -257,6 +270,9 @@ export function fuzzEveryEndpoint(engine: EngineCase): void {
           const ms = performance.now() - before;
           const problem =
             problemWith(response.statusCode, response.headers['content-type'] as string | undefined, response.body) ??
+            (endpoint.path.endsWith('/export') && response.statusCode === 200 && !exportComplete(response.body)
+              ? 'export not closed by its complete line'
+              : undefined) ??
             (ms > DEADLINE_MS ? `took ${Math.round(ms)} ms` : undefined);
           outcomes.push({ status: response.statusCode, ms, problem });
           if (problem && failures.length < 10) failures.push(`#${index} GET ${url}: ${problem}`);

@@ -49,8 +49,9 @@ export function registerAdvisoryExport(
           feeds.map((f) => f.name),
           filters,
         ),
+        ticket.release,
       );
-      body.once('close', ticket.release);
+      body.once('close', () => void ticket.release());
       reply.type('application/x-ndjson; charset=utf-8');
       return reply.send(body);
     },

@@ -36,8 +36,8 @@ export function registerTargetIntelExport(app: FastifyInstance, context: AppCont
       await refreshOrUnavailable(sync);
       const query = await hostQueryOf(filterParams(request.query as RawParams), context);
       const ticket = await gate.admit(request.token!.id);
-      const body = ndjsonExport(recordLines(sync, context.storage.hosts, query));
-      body.once('close', ticket.release);
+      const body = ndjsonExport(recordLines(sync, context.storage.hosts, query), ticket.release);
+      body.once('close', () => void ticket.release());
       reply.type('application/x-ndjson; charset=utf-8');
       return reply.send(body);
     },
