@@ -331,7 +331,7 @@ function explainSection(r: KnowledgeBenchResult): string[] {
   return [
     '## `explain=true` (a page of 100 records)',
     '',
-    `The records the new matcher's ingest run wrote that carry knowledge CVEs, ${n(engine.pages)} pages of 100 (${n(engine.evidencePerPage)} evidence rows on the first). engine = what the route computes for a page (\`getByIds\`, then \`explainRecords\` with the evidence matcher), in-process with a new matcher; API = \`/v3/index/target-intel?cidr=…&contains_cve=true&explain=true&limit=100\` on a server started for it (${api.serverStartSeconds.toFixed(1)} s). Cold = each page the first time, in order; warm = the first page again (p50 of 20).`,
+    `The records the new matcher's ingest run wrote that carry knowledge CVEs, ${n(engine.pages)} pages of 100 (${n(engine.evidencePerPage)} evidence rows on the first). engine = what the route computes for a page (\`getByIds\`, then \`explainRecordsJson\` with the evidence matcher: each context's evidence serialised once), in-process with a new matcher; API = \`/v3/index/target-intel?cidr=…&contains_cve=true&explain=true&limit=100\` on a server started for it (${api.serverStartSeconds.toFixed(1)} s), timed to the last byte. Cold = each page the first time, in order; warm = the first page again (p50 of 20).`,
     '',
     '| | cold, page by page (ms) | warm p50 ms | warm p99 ms | response |',
     '|---|---|---:|---:|---:|',

@@ -56,19 +56,34 @@ function knowledgeEvidence(match: ContextMatch): readonly EvidenceOut[] {
   return out;
 }
 
+/** Per cached context result, its served evidence as JSON bytes: pages of CVE-dense records are mostly this. */
+const encoded = new WeakMap<ContextMatch, Buffer>();
+
+function knowledgeEvidenceJson(match: ContextMatch): Buffer {
+  let bytes = encoded.get(match);
+  if (!bytes) {
+    bytes = Buffer.from(JSON.stringify(knowledgeEvidence(match)));
+    encoded.set(match, bytes);
+  }
+  return bytes;
+}
+
 /**
- * Why each record carries (or might carry) each CVE: the knowledge matcher's evidence for the
- * record's CPEs as knowledge stands now, then the scanner-reported CVEs. Ordered by CVE. Records
- * without scanner CVEs share their context's list, which callers must not modify.
+ * Why each record carries (or might carry) each CVE, as JSON bytes per record: the knowledge
+ * matcher's evidence for the record's CPEs as knowledge stands now, then the scanner-reported
+ * CVEs, ordered by CVE. A context's list is serialised once and shared by every page and record
+ * that has it (a page of 100 CVE-dense records carries ~20 MiB of it).
  */
-export async function explainRecords(
-  records: HostRecord[],
-  matcher: CveMatcher,
-): Promise<Array<readonly EvidenceOut[]>> {
+export async function explainRecordsJson(records: HostRecord[], matcher: CveMatcher): Promise<Buffer[]> {
   const matches = await matcher.matchAll(records.map(contextOf));
   return records.map((record, i) => {
-    const knowledge = knowledgeEvidence(matches[i]!); // one match per record
-    if (record.scannerCves.length === 0) return knowledge;
-    return [...knowledge, ...record.scannerCves.map(fromScanner)].sort(byCve);
+    const match = matches[i]!; // one match per record
+    if (record.scannerCves.length === 0) return knowledgeEvidenceJson(match);
+    return Buffer.from(JSON.stringify(withScannerCves(record, knowledgeEvidence(match))));
   });
+}
+
+function withScannerCves(record: HostRecord, knowledge: readonly EvidenceOut[]): readonly EvidenceOut[] {
+  if (record.scannerCves.length === 0) return knowledge;
+  return [...knowledge, ...record.scannerCves.map(fromScanner)].sort(byCve);
 }

@@ -6,7 +6,8 @@ import { benchmarkSeconds } from '../../plugins/timing.js';
 import { CLIENT_PARAMETERS, TARGET_INTEL_PARAMETERS } from './parameters.js';
 import { nextCursor, RESULT_WINDOW, resolvePaging } from './paging.js';
 import type { RawParams } from './query.js';
-import { explainRecords } from './explain.js';
+import { explainRecordsJson } from './explain.js';
+import { jsonBuffer, jsonStream } from '../../json-stream.js';
 import { toTargetIntel } from '../../../core/target-intel-record.js';
 import { knowledgeMatcher } from '../../../services/matching/source.js';
 import { hostQueryOf, refreshOrUnavailable } from './index-query.js';
@@ -32,7 +33,7 @@ export function registerTargetIntel(app: FastifyInstance, context: AppContext): 
         querystring,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const raw = request.query as RawParams;
       const sync = context.hostIndex;
       await refreshOrUnavailable(sync);
@@ -58,11 +59,13 @@ export function registerTargetIntel(app: FastifyInstance, context: AppContext): 
         return pageIds.flatMap((id) => byId.get(id) ?? []);
       };
       let data: Array<ReturnType<typeof toTargetIntel>>;
+      /** With `explain`: each record's evidence as JSON bytes, spliced into its record when the body is written. */
+      let evidence: Buffer[] | undefined;
       if (explain) {
         // Evidence needs what matching reads; a plain page reads only what it shows.
         const pageRecords = inPageOrder(await hosts.getByIds(pageIds));
-        const evidence = await explainRecords(pageRecords, matcher);
-        data = pageRecords.map((record, i) => ({ ...toTargetIntel(record), cve_evidence: evidence[i] }));
+        evidence = await explainRecordsJson(pageRecords, matcher);
+        data = pageRecords.map(toTargetIntel);
       } else {
         data = inPageOrder(await hosts.getPageRecords(pageIds)).map(toTargetIntel);
       }
@@ -71,7 +74,7 @@ export function registerTargetIntel(app: FastifyInstance, context: AppContext): 
       const maxPages = Math.min(totalPages, Math.floor(RESULT_WINDOW / paging.limit));
       const firstItem = (paging.page - 1) * paging.limit + 1;
       const more = inCursor && result.ids.length > paging.limit;
-      return {
+      const head = {
         _benchmark: benchmarkSeconds(request),
         _meta: {
           timestamp: new Date().toISOString(),
@@ -104,13 +107,25 @@ export function registerTargetIntel(app: FastifyInstance, context: AppContext): 
               }
             : {}),
         },
-        data,
       };
+      if (!evidence) return { ...head, data };
+      const items = data.map((record, i) => ({ record, evidence: evidence[i]! }));
+      const bytes = evidence.reduce((sum, piece) => sum + piece.length, 0);
+      reply.type('application/json; charset=utf-8');
+      return reply.send((bytes <= STREAM_ABOVE_BYTES ? jsonBuffer : jsonStream)(head, 'data', items, withEvidence));
     },
   );
 }
 
-/** A refresh that fails (storage unreachable, a broken connection) is a 503 the client may retry, never a 500. */
+/** Bytes of evidence on a page past which the body is streamed, taking loop turns between chunks. */
+const STREAM_ABOVE_BYTES = 1 << 20;
+
+/** A record's JSON with its evidence bytes as the last field, `cve_evidence`. */
+function withEvidence(item: { record: ReturnType<typeof toTargetIntel>; evidence: Buffer }): Array<string | Buffer> {
+  const json = JSON.stringify(item.record);
+  return [json.slice(0, -1), ',"cve_evidence":', item.evidence, '}'];
+}
+
 /** Page links for a pager UI, as strings, with "..." for a gap. */
 function pageLinks(maxPages: number): string[] {
   if (maxPages <= 10) return Array.from({ length: maxPages }, (_, i) => String(i + 1));
