@@ -170,6 +170,6 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     }
   }
   registerWhoami(app);
-  registerOpenApi(app, routes, VERSION);
+  registerOpenApi(app, routes, VERSION, context.config.publicUrl);
   return app;
 }

@@ -34,6 +34,8 @@ export function registerAdvisoryExport(
     '/v4/advisory/export',
     {
       schema: {
+        operationId: 'v4ExportAdvisories',
+        produces: 'application/x-ndjson',
         summary: 'Every advisory of the feeds matching the filters, as NDJSON (uncapped)',
         tags: ['advisory'],
         querystring,

@@ -26,6 +26,7 @@ export function registerAdvisory(
     '/v4/advisory',
     {
       schema: {
+        operationId: 'v4QueryAdvisories',
         summary: 'Advisories (CVE records) of the feeds, filtered, paged by page or cursor',
         tags: ['advisory'],
         querystring: advisoryQuerystring,
@@ -70,7 +71,14 @@ export function registerAdvisory(
 
   app.get(
     '/v4/advisory/list',
-    { schema: { summary: 'The advisory feeds this token may read', tags: ['advisory'], querystring: onlyToken } },
+    {
+      schema: {
+        operationId: 'v4ListAdvisoryFeeds',
+        summary: 'The advisory feeds this token may read',
+        tags: ['advisory'],
+        querystring: onlyToken,
+      },
+    },
     async (request) => {
       const feeds = await listableFeeds(request.token!, context.config, registry, index);
       return {

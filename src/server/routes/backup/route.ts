@@ -44,7 +44,12 @@ export function registerBackup(
   app.get(
     '/v4/backup',
     {
-      schema: { summary: 'Backups of the advisory feeds the token may read', tags: ['backup'], querystring: onlyToken },
+      schema: {
+        operationId: 'v4ListBackups',
+        summary: 'Backups of the advisory feeds the token may read',
+        tags: ['backup'],
+        querystring: onlyToken,
+      },
     },
     async (request) => {
       const feeds = await listableFeeds(request.token!, config, registry, context.storage.advisories);
@@ -67,6 +72,7 @@ export function registerBackup(
     '/v4/backup/:feed',
     {
       schema: {
+        operationId: 'v4GetBackupByName',
         summary: 'A signed download URL of the latest backup of a feed, with its sha256',
         tags: ['backup'],
         querystring: onlyToken,
@@ -115,7 +121,14 @@ export function registerBackup(
 
   app.get(
     '/v3/backup',
-    { schema: { summary: 'The v3 index backups', tags: ['backup'], querystring: onlyToken } },
+    {
+      schema: {
+        operationId: 'backup_get',
+        summary: 'The v3 index backups',
+        tags: ['endpoints'],
+        querystring: onlyToken,
+      },
+    },
     async (request) => {
       await store.checkAvailable();
       return indexList(request, '/v3/backup');
@@ -132,8 +145,9 @@ export function registerBackup(
     '/v3/backup/:index',
     {
       schema: {
+        operationId: 'backup_index_get',
         summary: 'The kept backups of a v3 index, newest first, each with a signed download URL',
-        tags: ['backup'],
+        tags: ['endpoints'],
         querystring: onlyToken,
         params: { type: 'object', properties: { index: { type: 'string' } }, required: ['index'] },
       },

@@ -25,6 +25,7 @@ export function registerCpeSearch(app: FastifyInstance, context: AppContext, nam
     '/v3/search/cpe',
     {
       schema: {
+        operationId: 'search_cpe_get',
         summary: 'CPE search: the CPE names matching the attributes, and the CVEs linked to each',
         tags: ['endpoints'],
         querystring,

@@ -26,6 +26,8 @@ export function registerTargetIntelExport(app: FastifyInstance, context: AppCont
     '/v3/index/target-intel/export',
     {
       schema: {
+        operationId: 'index_target-intel_export_get',
+        produces: 'application/x-ndjson',
         summary: 'Every target-intel record matching the filters, as NDJSON (uncapped)',
         tags: ['indices'],
         querystring,

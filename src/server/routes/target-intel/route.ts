@@ -28,6 +28,7 @@ export function registerTargetIntel(app: FastifyInstance, context: AppContext): 
     '/v3/index/target-intel',
     {
       schema: {
+        operationId: 'index_target-intel_get',
         summary: 'Target intelligence: exposed services by CVE, network, ASN, country, product or classification',
         tags: ['indices'],
         querystring,
