@@ -1,4 +1,5 @@
 /** Pieces shared by the adapters: the read loop and small value helpers. */
+import { withProvenance } from '../../core/advisory/provenance.js';
 import { documentValues } from './document-values.js';
 import { sourceDocuments, type AcceptName } from './sources.js';
 import { ConversionError, reasonOf, type AdvisoryItem, type JsonObject } from './types.js';
@@ -26,12 +27,14 @@ export type IdOf = (value: unknown) => string | undefined;
 export type Convert = (value: unknown, header: JsonObject | undefined) => AdvisoryItem[];
 
 /**
- * The loop every adapter runs: documents of the source → JSON values → converted items. A value
- * that cannot be read or converted becomes a `rejected` item; the rest goes on. Errors of the
- * input itself (missing file, corrupt gzip or zip) end the iteration.
+ * The loop every adapter runs: documents of the source → JSON values → converted items, their
+ * records completed with `feed`'s provenance. A value that cannot be read or converted becomes a
+ * `rejected` item; the rest goes on. Errors of the input itself (missing file, corrupt gzip or
+ * zip) end the iteration.
  */
 export async function* runAdapter(
   source: string,
+  feed: string,
   accept: AcceptName,
   streamKeys: readonly string[],
   idOf: IdOf,
@@ -43,7 +46,10 @@ export async function* runAdapter(
         yield { kind: 'rejected', sourceId: '', at: item.at, reason: item.error };
         continue;
       }
-      yield* convertValue(item.value, item.header, item.at, idOf, convert);
+      for (const converted of convertValue(item.value, item.header, item.at, idOf, convert))
+        yield converted.kind === 'record'
+          ? { ...converted, record: withProvenance(converted.record, feed) }
+          : converted;
     }
   }
 }

@@ -209,8 +209,8 @@ export function convertNvdCve(cve: JsonObject): AdvisoryRecord {
   if (str(cve.lastModified)) cveMetadata.dateUpdated = utcTimestamp(cve.lastModified as string);
 
   const cna: JsonObject = {};
+  // The provider is the feed (runAdapter): this container holds NVD's analysis beside the CNA's data.
   const providerMetadata: JsonObject = {};
-  if (cveMetadata.assignerOrgId) providerMetadata.orgId = cveMetadata.assignerOrgId;
   if (cveMetadata.dateUpdated) providerMetadata.dateUpdated = cveMetadata.dateUpdated;
   if (Object.keys(providerMetadata).length > 0) cna.providerMetadata = providerMetadata;
 
@@ -292,6 +292,6 @@ export const convertNvdValue: Convert = (value) => {
   return [{ kind: 'record', record, sourceId: record.cveMetadata.cveId }];
 };
 
-export function nistNvd2(source: string): AsyncIterable<AdvisoryItem> {
-  return runAdapter(source, acceptNvdFile, ['vulnerabilities'], nvdIdOf, convertNvdValue);
+export function nistNvd2(source: string, feed: string): AsyncIterable<AdvisoryItem> {
+  return runAdapter(source, feed, acceptNvdFile, ['vulnerabilities'], nvdIdOf, convertNvdValue);
 }
