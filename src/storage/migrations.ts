@@ -2,6 +2,7 @@ import { advisoryUpdateTime } from '../core/advisory/facts.js';
 import { decidedByOwnHit } from '../core/applicability/evaluate.js';
 import type { CveApplicability } from '../core/applicability/types.js';
 import { MATCHING_RULES_VERSION } from '../core/matching.js';
+import { fillAdvisoryProvenance } from './advisories/provenance-fill.js';
 import type { Database, Engine, Sql } from './database.js';
 
 /**
@@ -322,6 +323,15 @@ export const MIGRATIONS: Migration[] = [
         ? `CREATE INDEX knowledge_criteria_lookup ON knowledge_criteria (part, vendor, product, scan_key, id) INCLUDE (${CRITERIA_CARRIED})`
         : `CREATE INDEX knowledge_criteria_lookup ON knowledge_criteria (part, vendor, product, scan_key, id, ${CRITERIA_CARRIED})`,
     ],
+  },
+  {
+    id: 14,
+    name: 'advisories: stored records carry their provenance (assignerOrgId, provider orgId and shortName)',
+    // Loads now store it, but a load skips unchanged records, so rows stored before would never get
+    // it. Rewritten in place (and hashed as a load would) before any server reads them; feed archives
+    // written before are then stale (settings.advisories_rewritten_at), whatever their generation.
+    statements: () => [],
+    run: fillAdvisoryProvenance,
   },
 ];
 
