@@ -8,7 +8,6 @@ export const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;
 export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 export const strings = (value: unknown): string[] => list(value).filter((v): v is string => typeof v === 'string');
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `someKey` / `some_key` → `x_<prefix>SomeKey`: where unmapped source members go. */
 export const extensionKey = (prefix: string, key: string) =>

@@ -5,7 +5,8 @@
  * Mapping: docs/advisory-feeds.md#nist-nvd2.
  */
 import { parseCpe, unquoteWfnValue, ANY, NA, type Wfn } from '../../core/cpe.js';
-import { extensionKey, JSON_NAME, LINES_NAME, list, runAdapter, str, strings, UUID, type Convert } from './common.js';
+import { UUID_PATTERN } from '../../core/uuid.js';
+import { extensionKey, JSON_NAME, LINES_NAME, list, runAdapter, str, strings, type Convert } from './common.js';
 import { NVD_CVSS_KEYS } from './cvss.js';
 import { finalizeRecord, utcTimestamp } from './normalize.js';
 import { ConversionError, isObject, type AdvisoryItem, type AdvisoryRecord, type JsonObject } from './types.js';
@@ -204,7 +205,7 @@ export function convertNvdCve(cve: JsonObject): AdvisoryRecord {
   const state = vulnStatus?.toLowerCase() === 'rejected' ? 'REJECTED' : 'PUBLISHED';
   const cveMetadata: JsonObject = { cveId: cveId.trim(), state };
   const sourceIdentifier = str(cve.sourceIdentifier);
-  if (sourceIdentifier && UUID.test(sourceIdentifier)) cveMetadata.assignerOrgId = sourceIdentifier;
+  if (sourceIdentifier && UUID_PATTERN.test(sourceIdentifier)) cveMetadata.assignerOrgId = sourceIdentifier;
   if (str(cve.published)) cveMetadata.datePublished = utcTimestamp(cve.published as string);
   if (str(cve.lastModified)) cveMetadata.dateUpdated = utcTimestamp(cve.lastModified as string);
 
