@@ -24,7 +24,7 @@ const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A stored record in the shape the current adapter gives it (`record` is changed in place). */
-export function currentShape(record: unknown, feed: string, adapter: string | undefined): unknown {
+function currentShape(record: unknown, feed: string, adapter: string | undefined): unknown {
   if (adapter !== undefined && FEED_PROVIDED.has(adapter) && isObject(record) && isObject(record.containers)) {
     const provider = isObject(record.containers.cna) ? record.containers.cna.providerMetadata : undefined;
     if (isObject(provider)) {
