@@ -68,7 +68,10 @@ export async function writeBackup(
   });
 }
 
-/** Whether `source` needs a new archive now: it has data and changed since the last archive, which is at least `intervalMs` old. */
+/**
+ * Whether `source` needs a new archive now: it has data and changed since the last archive, which
+ * is at least `intervalMs` old; or the last archive predates an upgrade that rewrote its records.
+ */
 export async function isDue(
   store: BackupStore,
   source: BackupSource,
@@ -79,6 +82,8 @@ export async function isDue(
   if (version === undefined) return false;
   const latest = await store.latest(source.kind, source.name);
   if (!latest) return true;
+  const staleBefore = await source.staleBefore?.();
+  if (staleBefore !== undefined && latest.writtenAt < staleBefore) return true;
   return latest.sourceVersion !== version && now - latest.writtenAt >= intervalMs;
 }
 

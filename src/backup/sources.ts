@@ -21,6 +21,8 @@ export interface BackupSource {
   records(version: string): AsyncIterable<unknown>;
   /** Whether `version` is still current (checked before an archive is published). */
   stillValid(version: string): Promise<boolean>;
+  /** Archives written before this time (epoch ms) are stale whatever their version: records rewritten by an upgrade. */
+  staleBefore?(): Promise<number | undefined>;
 }
 
 /** The v3 indexes with backups. */
@@ -72,6 +74,7 @@ export function feedSource(storage: Storage, name: string, description: string):
     async stillValid(version) {
       return String(await generation()) === version;
     },
+    staleBefore: () => storage.advisories.rewrittenAt(),
   };
 }
 

@@ -2,6 +2,7 @@ import { advisoryUpdateTime } from '../core/advisory/facts.js';
 import { decidedByOwnHit } from '../core/applicability/evaluate.js';
 import type { CveApplicability } from '../core/applicability/types.js';
 import { MATCHING_RULES_VERSION } from '../core/matching.js';
+import { fillAdvisoryProvenance } from './advisories/provenance-fill.js';
 import type { Database, Engine, Sql } from './database.js';
 
 /**
@@ -325,6 +326,15 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     id: 14,
+    name: 'advisories: stored records carry their provenance (assignerOrgId, provider orgId and shortName)',
+    // Loads now store it, but a load skips unchanged records, so rows stored before would never get
+    // it. Rewritten in place (and hashed as a load would) before any server reads them; feed archives
+    // written before are then stale (settings.advisories_rewritten_at), whatever their generation.
+    statements: () => [],
+    run: fillAdvisoryProvenance,
+  },
+  {
+    id: 15,
     name: 'export_leases: the token running an export, shared by every process on the database',
     statements: () => [
       `CREATE TABLE export_leases (

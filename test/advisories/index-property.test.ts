@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advisoryFacts, termValue } from '../../src/core/advisory/facts.js';
 import { needsMatchData, type AdvisoryFilters } from '../../src/core/advisory/filters.js';
 import { recordMatches } from '../../src/core/advisory/match.js';
+import { withProvenance } from '../../src/core/advisory/provenance.js';
 import { cpeTerm, TERM, type TermKind } from '../../src/core/advisory/terms.js';
 import { hasUnquotedWildcard, parseCpeQuery } from '../../src/core/cpe.js';
 import type { AdvisoryItem, AdvisoryRecord } from '../../src/ingest/advisories/types.js';
@@ -294,7 +295,8 @@ describe.each(engineCases())('advisory index = reference evaluation ($name)', (e
       sourceId: recordId,
     }));
     for (const spec of step.specs) {
-      const record = recordOf(spec);
+      // As the feed serves it: a load gives a record the feed's provenance.
+      const record = withProvenance(recordOf(spec), feed);
       next.set(recordIdOf(spec), record);
       items.push({ kind: 'record', record, sourceId: recordIdOf(spec) });
     }

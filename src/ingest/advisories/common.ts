@@ -1,4 +1,5 @@
 /** Pieces shared by the adapters: the read loop and small value helpers. */
+import { withProvenance } from '../../core/advisory/provenance.js';
 import { documentValues } from './document-values.js';
 import { sourceDocuments, type AcceptName } from './sources.js';
 import { ConversionError, reasonOf, type AdvisoryItem, type JsonObject } from './types.js';
@@ -7,7 +8,6 @@ export const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;
 export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 export const strings = (value: unknown): string[] => list(value).filter((v): v is string => typeof v === 'string');
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `someKey` / `some_key` → `x_<prefix>SomeKey`: where unmapped source members go. */
 export const extensionKey = (prefix: string, key: string) =>
@@ -26,12 +26,14 @@ export type IdOf = (value: unknown) => string | undefined;
 export type Convert = (value: unknown, header: JsonObject | undefined) => AdvisoryItem[];
 
 /**
- * The loop every adapter runs: documents of the source → JSON values → converted items. A value
- * that cannot be read or converted becomes a `rejected` item; the rest goes on. Errors of the
- * input itself (missing file, corrupt gzip or zip) end the iteration.
+ * The loop every adapter runs: documents of the source → JSON values → converted items, their
+ * records completed with `feed`'s provenance. A value that cannot be read or converted becomes a
+ * `rejected` item; the rest goes on. Errors of the input itself (missing file, corrupt gzip or
+ * zip) end the iteration.
  */
 export async function* runAdapter(
   source: string,
+  feed: string,
   accept: AcceptName,
   streamKeys: readonly string[],
   idOf: IdOf,
@@ -43,7 +45,10 @@ export async function* runAdapter(
         yield { kind: 'rejected', sourceId: '', at: item.at, reason: item.error };
         continue;
       }
-      yield* convertValue(item.value, item.header, item.at, idOf, convert);
+      for (const converted of convertValue(item.value, item.header, item.at, idOf, convert))
+        yield converted.kind === 'record'
+          ? { ...converted, record: withProvenance(converted.record, feed) }
+          : converted;
     }
   }
 }

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip, gunzipSync, gzipSync } from 'node:zlib';
+import { feedProvenance } from '../../core/advisory/provenance.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractProblems } from '../../../test/support/contract.js';
 import { collect, zipOf } from '../../../test/support/streams.js';
@@ -106,7 +107,7 @@ for (const { name, file, expected } of VULNRICHMENT_RUNS)
         const raw = JSON.parse(line) as JsonObject;
         originals.set((raw.cveMetadata as JsonObject).cveId as string, digest(raw));
       }
-      for await (const item of mitreCvelistV5(source)) {
+      for await (const item of mitreCvelistV5(source, 'mitre-cvelist-v5')) {
         if (item.kind === 'rejected') {
           stats.rejected++;
           continue;
@@ -190,7 +191,7 @@ for (const { name, file, expected } of VULNRICHMENT_RUNS)
 
 describe('mitre-cvelist-v5 on single JSON files (the official CVE 5.1 examples)', () => {
   it('basic example: one record, unchanged but for dataVersion', async () => {
-    const items = await collect(mitreCvelistV5(BASIC));
+    const items = await collect(mitreCvelistV5(BASIC, 'mitre-cvelist-v5'));
     expect(items).toHaveLength(1);
     const [item] = items;
     expect(item).toMatchObject({ kind: 'record', sourceId: 'CVE-1900-1234' });
@@ -201,7 +202,7 @@ describe('mitre-cvelist-v5 on single JSON files (the official CVE 5.1 examples)'
   });
 
   it('advanced example: source → x_source; supportingMedia, taxonomyMappings, credits kept', async () => {
-    const r = records(await collect(mitreCvelistV5(ADVANCED)))[0]!;
+    const r = records(await collect(mitreCvelistV5(ADVANCED, 'mitre-cvelist-v5')))[0]!;
     expect(contractProblems(r)).toEqual([]);
     const c = cna(r);
     expect(c.x_source).toEqual({ defects: ['EXAMPLE-1234'], advisory: 'ESA-22-11', discovery: 'EXTERNAL' });
@@ -218,7 +219,7 @@ describe('mitre-cvelist-v5 on the Apache httpd CNA records (CVE JSON 4.0 and 5.x
   let items: AdvisoryItem[];
   let byId: Map<string, Rec>;
   beforeAll(async () => {
-    items = await collect(mitreCvelistV5(APACHE));
+    items = await collect(mitreCvelistV5(APACHE, 'mitre-cvelist-v5'));
     byId = new Map(records(items).map((r) => [r.cveMetadata.cveId, r]));
   });
 
@@ -242,7 +243,10 @@ describe('mitre-cvelist-v5 on the Apache httpd CNA records (CVE JSON 4.0 and 5.x
 
   it('CVE-1999-1199: = versions, eng → en, severity text, timeline dates, x_source', () => {
     const r = byId.get('CVE-1999-1199')!;
-    expect(r.cveMetadata).toEqual({ cveId: 'CVE-1999-1199', state: 'PUBLISHED' });
+    // CVE JSON 4.0 names its assigner by e-mail only: assigner and provider are the feed.
+    const feed = feedProvenance('mitre-cvelist-v5');
+    expect(r.cveMetadata).toEqual({ cveId: 'CVE-1999-1199', state: 'PUBLISHED', assignerOrgId: feed.orgId });
+    expect(cna(r).providerMetadata).toEqual(feed);
     const c = cna(r);
     expect(c.title).toBe('Multiple header Denial of Service vulnerability');
     expect(c.affected).toEqual([
@@ -369,7 +373,7 @@ describe('mitre-cvelist-v5 inputs: directory tree, zip (with nested cves.zip), g
 
   it('walks a cvelistV5 tree, ignores delta.json, reports a broken file and goes on', async () => {
     for (const [name, data] of tree) write(`tree/${name}`, data);
-    const items = await collect(mitreCvelistV5(path.join(dir, 'tree')));
+    const items = await collect(mitreCvelistV5(path.join(dir, 'tree'), 'mitre-cvelist-v5'));
     expect(records(items).map((r) => r.cveMetadata.cveId)).toEqual(['CVE-1999-0001', 'CVE-2024-0001', 'CVE-2024-1001']);
     expect(rejected(items)).toEqual([
       {
@@ -391,7 +395,7 @@ describe('mitre-cvelist-v5 inputs: directory tree, zip (with nested cves.zip), g
         ['CVE-2023-0001.json.gz', gzipSync(withId('CVE-2023-0001'))],
       ]),
     );
-    const items = await collect(mitreCvelistV5(file));
+    const items = await collect(mitreCvelistV5(file, 'mitre-cvelist-v5'));
     // Archive order (as written), not name order.
     expect(records(items).map((r) => r.cveMetadata.cveId)).toEqual([
       'CVE-2024-0001',
@@ -404,11 +408,12 @@ describe('mitre-cvelist-v5 inputs: directory tree, zip (with nested cves.zip), g
 
   it('reads a gzipped single record and a JSON array of records', async () => {
     expect(
-      records(await collect(mitreCvelistV5(write('one.json.gz', gzipSync(withId('CVE-2024-0005'))))))[0]!.cveMetadata
-        .cveId,
+      records(
+        await collect(mitreCvelistV5(write('one.json.gz', gzipSync(withId('CVE-2024-0005'))), 'mitre-cvelist-v5')),
+      )[0]!.cveMetadata.cveId,
     ).toBe('CVE-2024-0005');
     const array = `[${withId('CVE-2024-0006')}, ${withId('CVE-2024-0007')}]`;
-    const items = await collect(mitreCvelistV5(write('array.json', array)));
+    const items = await collect(mitreCvelistV5(write('array.json', array), 'mitre-cvelist-v5'));
     expect(records(items).map((r) => r.cveMetadata.cveId)).toEqual(['CVE-2024-0006', 'CVE-2024-0007']);
   });
 
@@ -448,7 +453,7 @@ describe('mitre-cvelist-v5 inputs: directory tree, zip (with nested cves.zip), g
       one('CVE-2024-0011'),
     ];
     const file = write('mixed.ndjson', lines.join('\n'));
-    const items = await collect(mitreCvelistV5(file));
+    const items = await collect(mitreCvelistV5(file, 'mitre-cvelist-v5'));
     expect(records(items).map((r) => r.cveMetadata.cveId)).toEqual(['CVE-2024-0010', 'CVE-2024-0011']);
     expect(rejected(items)).toEqual([
       { kind: 'rejected', sourceId: '', at: `${file}:2`, reason: expect.stringMatching(/^invalid JSON/) },

@@ -33,8 +33,8 @@ export function convertCveRecord(value: unknown): AdvisoryRecord {
   throw new ConversionError('not a CVE record (no cveMetadata, no CVE_data_meta)');
 }
 
-export function mitreCvelistV5(source: string): AsyncIterable<AdvisoryItem> {
-  return runAdapter(source, acceptCveFile, [], cveIdOf, (value) => {
+export function mitreCvelistV5(source: string, feed: string): AsyncIterable<AdvisoryItem> {
+  return runAdapter(source, feed, acceptCveFile, [], cveIdOf, (value) => {
     const record = convertCveRecord(value);
     return [{ kind: 'record', record, sourceId: record.cveMetadata.cveId }];
   });

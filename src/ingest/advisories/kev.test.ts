@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { feedProvenance } from '../../core/advisory/provenance.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractProblems } from '../../../test/support/contract.js';
 import { collect } from '../../../test/support/streams.js';
@@ -9,6 +10,7 @@ import { cisaKev, urlsInNotes } from './kev.js';
 import type { AdvisoryItem, AdvisoryRecord, JsonObject } from './types.js';
 import { fixture } from '../../../test/support/fixtures.js';
 
+const KEV_FEED = feedProvenance('cisa-kev');
 const KEV = fixture('feeds/cisa_kev_known_exploited_vulnerabilities.json.gz');
 const cna = (r: AdvisoryRecord) => r.containers.cna as JsonObject;
 const records = (items: AdvisoryItem[]) => items.filter((i) => i.kind === 'record').map((i) => i.record);
@@ -17,7 +19,7 @@ describe('cisa-kev on the catalog 2025.08.25 (1,404 entries)', () => {
   let items: AdvisoryItem[];
   let byId: Map<string, AdvisoryRecord>;
   beforeAll(async () => {
-    items = await collect(cisaKev(KEV));
+    items = await collect(cisaKev(KEV, 'cisa-kev'));
     byId = new Map(records(items).map((r) => [r.cveMetadata.cveId, r]));
   });
 
@@ -37,9 +39,12 @@ describe('cisa-kev on the catalog 2025.08.25 (1,404 entries)', () => {
       state: 'PUBLISHED',
       datePublished: '2025-08-25T00:00:00Z',
       dateUpdated: '2025-08-25T17:04:19.9796Z',
+      assignerOrgId: KEV_FEED.orgId,
     });
     const c = cna(r);
-    expect(c.providerMetadata).toEqual({ shortName: 'CISA', dateUpdated: '2025-08-25T17:04:19.9796Z' });
+    // The catalog names no CVE org: assigner and provider are the feed (its v5 UUID and short name).
+    expect(c.providerMetadata).toEqual({ dateUpdated: '2025-08-25T17:04:19.9796Z', ...KEV_FEED });
+    expect(KEV_FEED).toEqual({ orgId: 'e90e4dbb-2229-5f9f-9454-7616ddf82fc9', shortName: 'cisa-kev' });
     expect(c.title).toBe('Git Link Following Vulnerability');
     expect(c.descriptions).toEqual([
       {
@@ -136,7 +141,7 @@ describe('cisa-kev inputs and failures', () => {
     };
     const file = path.join(dir, 'kev.json.gz');
     fs.writeFileSync(file, gzipSync(JSON.stringify(doc)));
-    const items = await collect(cisaKev(file));
+    const items = await collect(cisaKev(file, 'cisa-kev'));
     expect(
       items.map((i) => (i.kind === 'record' ? i.sourceId : `${i.sourceId}|${i.at.slice(dir.length)}|${i.reason}`)),
     ).toEqual([

@@ -32,7 +32,8 @@ export function convertKevEntry(entry: unknown, header: JsonObject | undefined):
   const updated = released ? utcTimestamp(released.trim()) : (cveMetadata.datePublished as string | undefined);
   if (updated) cveMetadata.dateUpdated = updated;
 
-  const cna: JsonObject = { providerMetadata: { shortName: 'CISA', ...(updated ? { dateUpdated: updated } : {}) } };
+  // The provider's org id and short name are the feed's (runAdapter): the catalog names no CVE org.
+  const cna: JsonObject = { providerMetadata: { ...(updated ? { dateUpdated: updated } : {}) } };
   if (str(entry.vulnerabilityName)) cna.title = entry.vulnerabilityName;
   if (str(entry.shortDescription)) cna.descriptions = [{ lang: 'en', value: entry.shortDescription }];
   if (str(entry.vendorProject) || str(entry.product)) {
@@ -56,8 +57,8 @@ export function convertKevEntry(entry: unknown, header: JsonObject | undefined):
   return finalizeRecord({ dataType: 'CVE_RECORD', dataVersion: '5.0', cveMetadata, containers: { cna } });
 }
 
-export function cisaKev(source: string): AsyncIterable<AdvisoryItem> {
-  return runAdapter(source, acceptKevFile, ['vulnerabilities'], kevIdOf, (value, header) => {
+export function cisaKev(source: string, feed: string): AsyncIterable<AdvisoryItem> {
+  return runAdapter(source, feed, acceptKevFile, ['vulnerabilities'], kevIdOf, (value, header) => {
     const record = convertKevEntry(value, header);
     return [{ kind: 'record', record, sourceId: record.cveMetadata.cveId }];
   });

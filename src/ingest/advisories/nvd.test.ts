@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { feedProvenance } from '../../core/advisory/provenance.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractProblems } from '../../../test/support/contract.js';
 import { collect, zipOf } from '../../../test/support/streams.js';
@@ -9,6 +10,7 @@ import { affectedFromConfigurations, nistNvd2 } from './nvd.js';
 import type { AdvisoryItem, AdvisoryRecord, JsonObject } from './types.js';
 import { fixture } from '../../../test/support/fixtures.js';
 
+const NVD_FEED = feedProvenance('nist-nvd2');
 const NVD_DIR = fixture('nvd');
 const cna = (r: AdvisoryRecord) => r.containers.cna as JsonObject;
 const records = (items: AdvisoryItem[]) => items.filter((i) => i.kind === 'record').map((i) => i.record);
@@ -19,7 +21,7 @@ describe('nist-nvd2 on a directory of NVD CVE API 2.0 cve objects (29 files)', (
   let byId: Map<string, AdvisoryRecord>;
   let items: AdvisoryItem[];
   beforeAll(async () => {
-    items = await collect(nistNvd2(NVD_DIR));
+    items = await collect(nistNvd2(NVD_DIR, 'nist-nvd2'));
     byId = new Map(records(items).map((r) => [r.cveMetadata.cveId, r]));
   });
 
@@ -54,6 +56,7 @@ describe('nist-nvd2 on a directory of NVD CVE API 2.0 cve objects (29 files)', (
       state: 'PUBLISHED',
       datePublished: '2021-12-28T20:15:08.400Z',
       dateUpdated: '2026-05-29T20:16:21.410Z',
+      assignerOrgId: NVD_FEED.orgId,
     });
     const c = cna(r);
     expect(c.x_sourceIdentifier).toBe('security@apache.org');
@@ -166,11 +169,16 @@ describe('nist-nvd2 on a directory of NVD CVE API 2.0 cve objects (29 files)', (
 
   it('a UUID source identifier is the assignerOrgId; an email is not a short name', () => {
     expect(byId.get('CVE-2025-0282')!.cveMetadata.assignerOrgId).toBe('3c1d8aa1-5a33-4ea4-8992-aadd6440af75');
+    // The container holds NVD's analysis beside the CNA's data: its provider is the feed.
     expect(cna(byId.get('CVE-2025-0282')!).providerMetadata).toEqual({
-      orgId: '3c1d8aa1-5a33-4ea4-8992-aadd6440af75',
       dateUpdated: '2025-10-24T13:54:58.783Z',
+      ...NVD_FEED,
     });
+    // An e-mail names no org id: the assigner is the feed.
+    expect(byId.get('CVE-2021-44832')!.cveMetadata.assignerOrgId).toBe(NVD_FEED.orgId);
+    expect(cna(byId.get('CVE-2021-44832')!).x_sourceIdentifier).toBe('security@apache.org');
     expect(byId.get('CVE-2021-44832')!.cveMetadata.assignerShortName).toBeUndefined();
+    expect(NVD_FEED).toEqual({ orgId: 'df30bc48-3ff2-527d-8de7-1b477a9f3828', shortName: 'nist-nvd2' });
   });
 
   it('a record without configurations or metrics (CVE-2024-38476)', () => {
@@ -205,7 +213,7 @@ describe('nist-nvd2 inputs and failures', () => {
 
   it('reads a gzipped API page (streaming vulnerabilities[]) with all 29 records', async () => {
     const file = write('page.json.gz', gzipSync(page(cveFiles().map(cveObject))));
-    const items = await collect(nistNvd2(file));
+    const items = await collect(nistNvd2(file, 'nist-nvd2'));
     expect(records(items).map((r) => r.cveMetadata.cveId)).toEqual(cveFiles().map((f) => f.replace('.json', '')));
     expect(items[3]).toMatchObject({ kind: 'record', sourceId: 'CVE-2015-1427' });
   });
@@ -215,7 +223,9 @@ describe('nist-nvd2 inputs and failures', () => {
       .slice(0, 3)
       .map((f) => JSON.stringify({ cve: cveObject(f) }));
     expect(
-      records(await collect(nistNvd2(write('feed.jsonl', lines.join('\n'))))).map((r) => r.cveMetadata.cveId),
+      records(await collect(nistNvd2(write('feed.jsonl', lines.join('\n')), 'nist-nvd2'))).map(
+        (r) => r.cveMetadata.cveId,
+      ),
     ).toEqual(['CVE-2011-2523', 'CVE-2012-2122', 'CVE-2013-2028']);
     const zip = write(
       'nvd.zip',
@@ -225,7 +235,7 @@ describe('nist-nvd2 inputs and failures', () => {
           .map((f) => [`CVE-2011/${f}`, JSON.stringify(cveObject(f))] as [string, string]),
       ),
     );
-    expect(records(await collect(nistNvd2(zip))).map((r) => r.cveMetadata.cveId)).toEqual([
+    expect(records(await collect(nistNvd2(zip, 'nist-nvd2'))).map((r) => r.cveMetadata.cveId)).toEqual([
       'CVE-2011-2523',
       'CVE-2012-2122',
     ]);
@@ -251,7 +261,7 @@ describe('nist-nvd2 inputs and failures', () => {
         { id: 'CVE-2023-0002', vulnStatus: 'Analyzed', metrics: 'oops' },
       ]).replace('"vulnerabilities":[', '"vulnerabilities":[{"nope":1},'),
     );
-    const items = await collect(nistNvd2(file));
+    const items = await collect(nistNvd2(file, 'nist-nvd2'));
     expect(
       items.map((i) =>
         i.kind === 'record' ? i.sourceId : `${i.kind}:${i.sourceId}:${i.at.slice(dir.length)}:${i.reason}`,

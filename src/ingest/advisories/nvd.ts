@@ -5,7 +5,8 @@
  * Mapping: docs/advisory-feeds.md#nist-nvd2.
  */
 import { parseCpe, unquoteWfnValue, ANY, NA, type Wfn } from '../../core/cpe.js';
-import { extensionKey, JSON_NAME, LINES_NAME, list, runAdapter, str, strings, UUID, type Convert } from './common.js';
+import { UUID_PATTERN } from '../../core/uuid.js';
+import { extensionKey, JSON_NAME, LINES_NAME, list, runAdapter, str, strings, type Convert } from './common.js';
 import { NVD_CVSS_KEYS } from './cvss.js';
 import { finalizeRecord, utcTimestamp } from './normalize.js';
 import { ConversionError, isObject, type AdvisoryItem, type AdvisoryRecord, type JsonObject } from './types.js';
@@ -204,13 +205,13 @@ export function convertNvdCve(cve: JsonObject): AdvisoryRecord {
   const state = vulnStatus?.toLowerCase() === 'rejected' ? 'REJECTED' : 'PUBLISHED';
   const cveMetadata: JsonObject = { cveId: cveId.trim(), state };
   const sourceIdentifier = str(cve.sourceIdentifier);
-  if (sourceIdentifier && UUID.test(sourceIdentifier)) cveMetadata.assignerOrgId = sourceIdentifier;
+  if (sourceIdentifier && UUID_PATTERN.test(sourceIdentifier)) cveMetadata.assignerOrgId = sourceIdentifier;
   if (str(cve.published)) cveMetadata.datePublished = utcTimestamp(cve.published as string);
   if (str(cve.lastModified)) cveMetadata.dateUpdated = utcTimestamp(cve.lastModified as string);
 
   const cna: JsonObject = {};
+  // The provider is the feed (runAdapter): this container holds NVD's analysis beside the CNA's data.
   const providerMetadata: JsonObject = {};
-  if (cveMetadata.assignerOrgId) providerMetadata.orgId = cveMetadata.assignerOrgId;
   if (cveMetadata.dateUpdated) providerMetadata.dateUpdated = cveMetadata.dateUpdated;
   if (Object.keys(providerMetadata).length > 0) cna.providerMetadata = providerMetadata;
 
@@ -292,6 +293,6 @@ export const convertNvdValue: Convert = (value) => {
   return [{ kind: 'record', record, sourceId: record.cveMetadata.cveId }];
 };
 
-export function nistNvd2(source: string): AsyncIterable<AdvisoryItem> {
-  return runAdapter(source, acceptNvdFile, ['vulnerabilities'], nvdIdOf, convertNvdValue);
+export function nistNvd2(source: string, feed: string): AsyncIterable<AdvisoryItem> {
+  return runAdapter(source, feed, acceptNvdFile, ['vulnerabilities'], nvdIdOf, convertNvdValue);
 }

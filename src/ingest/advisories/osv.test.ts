@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { feedProvenance } from '../../core/advisory/provenance.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractProblems } from '../../../test/support/contract.js';
 import { collect, zipOf } from '../../../test/support/streams.js';
@@ -8,6 +9,7 @@ import { derivePurl, osv, osvCveId, versionsFromRange } from './osv.js';
 import type { AdvisoryItem, AdvisoryRecord, JsonObject } from './types.js';
 import { fixture } from '../../../test/support/fixtures.js';
 
+const GO_VULNDB = feedProvenance('go-vulndb');
 const FEEDS = fixture('feeds');
 const cna = (r: AdvisoryRecord) => r.containers.cna as JsonObject;
 const affected = (r: AdvisoryRecord) => cna(r).affected as JsonObject[];
@@ -23,7 +25,7 @@ interface FeedRun {
 }
 
 /** One pass over a feed: counts, contract problems, duplicates, and a few records kept by OSV id. */
-async function runFeed(file: string, pick: string[]): Promise<FeedRun> {
+async function runFeed(feed: string, file: string, pick: string[]): Promise<FeedRun> {
   const run: FeedRun = {
     items: 0,
     rejected: [],
@@ -33,7 +35,7 @@ async function runFeed(file: string, pick: string[]): Promise<FeedRun> {
     cveIdGroups: new Map(),
     picked: new Map(),
   };
-  for await (const item of osv(file)) {
+  for await (const item of osv(file, feed)) {
     run.items++;
     if (item.kind === 'rejected') {
       run.rejected.push(item);
@@ -57,7 +59,7 @@ const duplicates = (run: FeedRun) => [...run.cveIdGroups].filter(([, ids]) => id
 describe('osv: go-vulndb (4,291 entries)', () => {
   let run: FeedRun;
   beforeAll(async () => {
-    run = await runFeed(`${FEEDS}/golang_vulndb_osv.jsonl.gz`, [
+    run = await runFeed('go-vulndb', `${FEEDS}/golang_vulndb_osv.jsonl.gz`, [
       'GO-2020-0001',
       'GO-2021-0051',
       'GO-2021-0067',
@@ -83,6 +85,7 @@ describe('osv: go-vulndb (4,291 entries)', () => {
       state: 'PUBLISHED',
       datePublished: '2021-04-14T20:04:52Z',
       dateUpdated: '2021-04-14T20:04:52Z',
+      assignerOrgId: GO_VULNDB.orgId,
     });
     const c = cna(r);
     expect(c.title).toBe('Arbitrary log line injection in github.com/gin-gonic/gin');
@@ -116,7 +119,8 @@ describe('osv: go-vulndb (4,291 entries)', () => {
       name: 'github.com/gin-gonic/gin',
       ecosystem: 'Go',
     });
-    expect(c.providerMetadata).toEqual({ shortName: 'Go', dateUpdated: '2021-04-14T20:04:52Z' });
+    expect(r.cveMetadata.assignerOrgId).toBe(GO_VULNDB.orgId);
+    expect(c.providerMetadata).toEqual({ dateUpdated: '2021-04-14T20:04:52Z', ...GO_VULNDB });
   });
 
   it('GOOS restrictions become platforms; stdlib gets a derived purl; several CVE aliases → the first, sorted', () => {
@@ -133,7 +137,12 @@ describe('osv: go-vulndb (4,291 entries)', () => {
 
   it('withdrawn → REJECTED with dateRejected (zero dates left out)', () => {
     const r = run.picked.get('GO-2022-0617')!;
-    expect(r.cveMetadata).toEqual({ cveId: 'CVE-2020-8562', state: 'REJECTED', dateRejected: '2024-08-21T16:25:56Z' });
+    expect(r.cveMetadata).toEqual({
+      cveId: 'CVE-2020-8562',
+      state: 'REJECTED',
+      dateRejected: '2024-08-21T16:25:56Z',
+      assignerOrgId: GO_VULNDB.orgId,
+    });
     expect(affected(r)[0]!.versions).toEqual([
       { version: '0', status: 'affected', lessThan: '*', versionType: 'semver' },
     ]);
@@ -143,7 +152,7 @@ describe('osv: go-vulndb (4,291 entries)', () => {
 describe('osv: pypa (2,661 entries)', () => {
   let run: FeedRun;
   beforeAll(async () => {
-    run = await runFeed(`${FEEDS}/pypa_advisory_database_osv.jsonl.gz`, [
+    run = await runFeed('pypa', `${FEEDS}/pypa_advisory_database_osv.jsonl.gz`, [
       'PYSEC-2021-335',
       'PYSEC-2021-875',
       'PYSEC-2022-42969',
@@ -177,6 +186,7 @@ describe('osv: pypa (2,661 entries)', () => {
       state: 'PUBLISHED',
       datePublished: '2021-07-30T22:15:00Z',
       dateUpdated: '2021-09-26T23:32:08.989778Z',
+      assignerOrgId: feedProvenance('pypa').orgId,
     });
     const a = affected(r)[0]!;
     expect(a).toMatchObject({
@@ -212,7 +222,11 @@ describe('osv: pypa (2,661 entries)', () => {
       'aiohttp.web.Application vulnerable to HTTP request smuggling via llhttp HTTP request parser',
     );
     const undated = run.picked.get('PYSEC-2024-55')!;
-    expect(undated.cveMetadata).toEqual({ cveId: 'PYSEC-2024-55', state: 'PUBLISHED' });
+    expect(undated.cveMetadata).toEqual({
+      cveId: 'PYSEC-2024-55',
+      state: 'PUBLISHED',
+      assignerOrgId: feedProvenance('pypa').orgId,
+    });
     expect(cna(undated).x_osvModified).toBe('0001-01-01T00:00:00Z');
   });
 });
@@ -220,7 +234,7 @@ describe('osv: pypa (2,661 entries)', () => {
 describe('osv: rustsec (1,206 entries)', () => {
   let run: FeedRun;
   beforeAll(async () => {
-    run = await runFeed(`${FEEDS}/rustsec_advisory_db_osv.jsonl.gz`, [
+    run = await runFeed('rustsec', `${FEEDS}/rustsec_advisory_db_osv.jsonl.gz`, [
       'RUSTSEC-2024-0445',
       'RUSTSEC-2016-0001',
       'RUSTSEC-2019-0036',
@@ -302,7 +316,7 @@ describe('osv inputs and failures', () => {
     fs.writeFileSync(path.join(dir, 'osv/GHSA-aaaa-bbbb-cccc.json'), entry('GHSA-aaaa-bbbb-cccc'));
     fs.writeFileSync(path.join(dir, 'osv/GHSA-bad.json'), '{"id": 5}');
     fs.writeFileSync(path.join(dir, 'osv/README.md'), '#');
-    const items = await collect(osv(path.join(dir, 'osv')));
+    const items = await collect(osv(path.join(dir, 'osv'), 'ghsa-local'));
     expect(items).toEqual([
       { kind: 'record', sourceId: 'GHSA-aaaa-bbbb-cccc', record: expect.any(Object) },
       { kind: 'rejected', sourceId: '', at: path.join(dir, 'osv/GHSA-bad.json'), reason: 'OSV entry without id' },
@@ -314,7 +328,8 @@ describe('osv inputs and failures', () => {
       collectionURL: 'https://registry.npmjs.org',
       packageURL: 'pkg:npm/%40scope/pkg',
     });
-    expect(cna(r).providerMetadata).toEqual({ shortName: 'GitHub', dateUpdated: '2024-01-02T00:00:00Z' });
+    // Whatever the id prefix (GHSA here), the provider is the feed that serves the entry.
+    expect(cna(r).providerMetadata).toEqual({ dateUpdated: '2024-01-02T00:00:00Z', ...feedProvenance('ghsa-local') });
 
     const zip = path.join(dir, 'all.zip');
     fs.writeFileSync(
@@ -324,7 +339,7 @@ describe('osv inputs and failures', () => {
         ['GHSA-2.json', entry('GHSA-2', { withdrawn: '2024-02-01T00:00:00Z', references: 'oops' })],
       ]),
     );
-    const zipped = await collect(osv(zip));
+    const zipped = await collect(osv(zip, 'ghsa-local'));
     expect(zipped.map((i) => i.sourceId)).toEqual(['GHSA-1', 'GHSA-2']);
     const withdrawn = (zipped[1] as { record: AdvisoryRecord }).record;
     expect(withdrawn.cveMetadata).toMatchObject({

@@ -181,9 +181,6 @@ function convertSeverity(severity: unknown): JsonObject[] {
 /** OSV credit types → CVE 5 credit types (`REMEDIATION_DEVELOPER` → `remediation developer`). */
 const creditType = (type: unknown) => (typeof type === 'string' ? type.toLowerCase().replace(/_/g, ' ') : undefined);
 
-/** Database id prefix → provider short name. */
-const PROVIDERS: Record<string, string> = { GO: 'Go', PYSEC: 'PyPA', RUSTSEC: 'RustSec', GHSA: 'GitHub' };
-
 /** OSV ids: printable, no spaces (`GO-2022-0360`, `RUSTSEC-2016-0005`, or a CVE id). */
 const ANY_ID = /^\S+$/;
 const ZERO_TIME = /^0001-01-01T00:00:00(\.0+)?Z$/;
@@ -252,9 +249,8 @@ export function convertOsv(value: unknown): AdvisoryRecord {
   if (withdrawn) cveMetadata.dateRejected = utcTimestamp(withdrawn);
 
   const cna: JsonObject = {};
-  const prefix = id.split('-')[0]!; // split gives at least one part
-  const provider = lookup(PROVIDERS, prefix) ?? prefix;
-  cna.providerMetadata = { shortName: provider, ...(updated ? { dateUpdated: updated } : {}) };
+  // The provider's org id and short name are the feed's (runAdapter): OSV names no CVE org.
+  cna.providerMetadata = { ...(updated ? { dateUpdated: updated } : {}) };
   const summary = str(value.summary);
   const details = str(value.details);
   if (summary) cna.title = summary;
@@ -304,8 +300,8 @@ export function convertOsv(value: unknown): AdvisoryRecord {
   return finalizeRecord({ dataType: 'CVE_RECORD', dataVersion: '5.0', cveMetadata, containers: { cna } }, ANY_ID);
 }
 
-export function osv(source: string): AsyncIterable<AdvisoryItem> {
-  return runAdapter(source, acceptOsvFile, [], osvIdOf, (value) => {
+export function osv(source: string, feed: string): AsyncIterable<AdvisoryItem> {
+  return runAdapter(source, feed, acceptOsvFile, [], osvIdOf, (value) => {
     const record = convertOsv(value);
     return [{ kind: 'record', record, sourceId: record.containers.cna.x_osvId as string }];
   });

@@ -30,7 +30,11 @@ export type AdvisoryItem =
   | { kind: 'record'; record: AdvisoryRecord; sourceId: string /* the source's own id: CVE id, OSV id, … */ }
   | { kind: 'rejected'; sourceId: string; at: string /* file:line or file#member */; reason: string };
 
-export type AdvisoryAdapter = (source: string /* path: file, directory, or zip */) => AsyncIterable<AdvisoryItem>;
+/** Reads a source into records of `feed` (whose provenance the records get where the source names none). */
+export type AdvisoryAdapter = (
+  source: string /* path: file, directory, or zip */,
+  feed: string,
+) => AsyncIterable<AdvisoryItem>;
 
 /** A conversion problem of one record: becomes a `rejected` item, the adapter goes on. */
 export class ConversionError extends Error {

@@ -4,7 +4,9 @@
  * at the end. Re-running a load with the same content changes nothing (unchanged records are
  * skipped); a failure leaves the feed as it was. So does a load its guard refuses (no valid record,
  * or more than 1 % of the items rejected, unless `guard` says otherwise): LoadRefused is thrown.
+ * Every record stored carries the feed's provenance where its source names none.
  */
+import { withProvenance } from '../../core/advisory/provenance.js';
 import { unreadableInput, VulnscopeError } from '../../core/errors.js';
 import { counted, type LoadGuard } from '../../core/load-guard.js';
 import type { AdvisoryItem, AdvisoryRecord } from '../advisories/types.js';
@@ -90,7 +92,8 @@ export async function loadFeedItems(
         rejected++;
         options.onRejected?.({ sourceId: item.sourceId, at: item.at, reason: item.reason });
       } else {
-        batch.push({ recordId: item.sourceId || item.record.cveMetadata.cveId, record: item.record });
+        const record = withProvenance(item.record, feed.name);
+        batch.push({ recordId: item.sourceId || record.cveMetadata.cveId, record });
         if (batch.length >= batchSize) {
           await load.put(batch);
           batch = [];
@@ -135,7 +138,7 @@ export function loadFeedSources(
 ): Promise<FeedLoadSummary> {
   const adapter = adapterFor(feed.adapter);
   async function* all(): AsyncIterable<AdvisoryItem> {
-    for (const source of sources) yield* adapter(source);
+    for (const source of sources) yield* adapter(source, feed.name);
   }
   return loadFeedItems(storage, feed, all(), { source: sources.join(' '), ...options });
 }

@@ -16,6 +16,8 @@ import {
   type VisibleRecord,
 } from './index-rows.js';
 import { AdvisoryLoad, type LoadOptions } from './load.js';
+import { RECORDS_REWRITTEN_AT } from './provenance-fill.js';
+import { getSetting } from '../settings.js';
 import { generationPage, type AdvisoryHit, type AdvisoryPosition } from './search.js';
 
 export type { StoredFeed } from './feeds.js';
@@ -90,6 +92,15 @@ export class AdvisoryRepository {
   /** The stored records of these row ids; rows purged since are absent. */
   recordTextsByRowIds(ids: readonly number[]): Promise<Map<number, string>> {
     return recordTextsByRowIds(this.db, ids);
+  }
+
+  /**
+   * When an upgrade last rewrote stored records in place (epoch ms; undefined: never), which
+   * leaves feed generations as they were: what was written from the records before is stale.
+   */
+  async rewrittenAt(): Promise<number | undefined> {
+    const value = await getSetting(this.db, RECORDS_REWRITTEN_AT);
+    return value === undefined ? undefined : Number(value);
   }
 
   /** Remembers the HTTP validators of the last download, for conditional requests. */

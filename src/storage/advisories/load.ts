@@ -75,6 +75,9 @@ interface PreparedRow {
 
 const PURGE_CHUNK = 2000;
 
+/** What tells a stored record's content from another's: a load skips records whose hash is unchanged. */
+export const contentHash = (json: string) => createHash('sha256').update(json).digest('base64url').slice(0, 32);
+
 function prepare(write: AdvisoryWrite): PreparedRow {
   const json = JSON.stringify(write.record);
   const facts = advisoryFacts(write.record);
@@ -83,7 +86,7 @@ function prepare(write: AdvisoryWrite): PreparedRow {
     cveId: facts.cveId || write.recordId.toUpperCase(),
     // The date_updated column holds the update time the filters use, with its fallbacks.
     dateUpdated: facts.updatedAt ?? null,
-    hash: createHash('sha256').update(json).digest('base64url').slice(0, 32),
+    hash: contentHash(json),
     json,
     matchData: JSON.stringify(facts.matchData),
     terms: facts.terms,
