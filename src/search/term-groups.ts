@@ -70,6 +70,11 @@ export class TermGroups {
     return this.terms[id] ?? EMPTY;
   }
 
+  /** No group id reaches this. */
+  get idLimit(): number {
+    return this.terms.length;
+  }
+
   /** Groups currently held. */
   get size(): number {
     return this.slots.size;
