@@ -26,6 +26,7 @@ import { registerHealth } from './routes/health.js';
 import { PROCESS_STATUS_PREFIX, registerProcessStatus } from './routes/process-status.js';
 import { collectRoutes, registerOpenApi } from './routes/openapi.js';
 import { registerTargetIntel } from './routes/target-intel/route.js';
+import { registerTargetIntelFacets } from './routes/target-intel/facets-route.js';
 import { registerWhoami } from './routes/whoami.js';
 import { VERSION } from '../version.js';
 
@@ -113,6 +114,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerHealth(app, context, rateLimiter);
   if (context.config.statusToken) registerProcessStatus(app, context, context.config.statusToken);
   registerTargetIntel(app, context);
+  registerTargetIntelFacets(app, context);
   registerAdvisory(app, context, context.advisoryIndex ?? new AdvisoryIndex(context.storage.advisories));
   registerCpeSearch(app, context, context.cpeNames ?? new CpeNameIndex(context.storage.knowledge));
   const backups = new BackupStore(context.config.backupDir);

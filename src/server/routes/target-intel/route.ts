@@ -10,7 +10,7 @@ import { parseHostQuery, type RawParams } from './query.js';
 import { explainRecords } from './explain.js';
 import { toTargetIntel } from '../../../core/target-intel-record.js';
 import { knowledgeMatcher } from '../../../services/matching/source.js';
-import { productRenamesOf } from '../../../services/matching/renames.js';
+import { addProductRenames } from './renames.js';
 
 const querystring = Type.Object(
   Object.fromEntries(
@@ -39,13 +39,7 @@ export function registerTargetIntel(app: FastifyInstance, context: AppContext): 
       await refreshOrUnavailable(sync);
       const paging = resolvePaging(raw, context.secret, sync.seq);
       const query = parseHostQuery(paging.filters);
-      if (query.vendor !== undefined || query.product !== undefined) {
-        const renamedAs = (await productRenamesOf(context.storage)).alternatives(
-          query.vendor?.toLowerCase(),
-          query.product?.toLowerCase(),
-        );
-        if (renamedAs.length > 0) query.renamedAs = renamedAs;
-      }
+      await addProductRenames(query, context.storage);
       const showPages = raw.show_pages ? parseBoolean('show_pages', raw.show_pages) : false;
       const showQuery = raw.show_query ? parseBoolean('show_query', raw.show_query) : false;
       const explain = raw.explain ? parseBoolean('explain', raw.explain) : false;
@@ -119,7 +113,7 @@ export function registerTargetIntel(app: FastifyInstance, context: AppContext): 
 }
 
 /** A refresh that fails (storage unreachable, a broken connection) is a 503 the client may retry, never a 500. */
-async function refreshOrUnavailable(sync: AppContext['hostIndex']): Promise<void> {
+export async function refreshOrUnavailable(sync: AppContext['hostIndex']): Promise<void> {
   try {
     await sync.catchUp();
   } catch (error) {
