@@ -20,10 +20,8 @@ export function topValues(
   valueAt: (index: number) => string | number,
 ): { values: FacetValue[]; indexes: number[] } {
   const byValue = valueOrder(field);
-  const indexes = smallest(
-    Uint32Array.from({ length: size }, (_, i) => i),
-    top,
-    (a, b) => countAt(b) - countAt(a) || byValue(valueAt(a), valueAt(b)),
-  );
+  const all = new Uint32Array(size);
+  for (let i = 0; i < size; i++) all[i] = i;
+  const indexes = smallest(all, top, (a, b) => countAt(b) - countAt(a) || byValue(valueAt(a), valueAt(b)));
   return { values: indexes.map((i) => ({ value: valueAt(i), count: countAt(i) })), indexes };
 }
