@@ -15,6 +15,7 @@ import { RecordTerms } from './record-terms.js';
 import { TermGroups } from './term-groups.js';
 import { countFacets } from './facets/count-facets.js';
 import { FacetTerms } from './facets/facet-terms.js';
+import { GroupFacetValues } from './facets/group-values.js';
 import type { FacetRequest, FacetResult } from './facets/fields.js';
 import type { SnapshotIn, SnapshotOut } from './snapshot/codec.js';
 import { SnapshotCorrupt } from './snapshot/frames.js';
@@ -48,6 +49,7 @@ export class HostIndex {
   private readonly recordTerms = new RecordTerms(this.postings, this.identities);
   private readonly hostnames = new HostnameIndex();
   private readonly facetTerms = new FacetTerms(this.postings);
+  private readonly groupFacetValues = new GroupFacetValues(this.termGroups, this.facetTerms);
   private readonly familyScratch: number[] = [];
   private readonly previousFamilyScratch: number[] = [];
   /** While bulk loading: ids to add to `live` in one call. */
@@ -307,6 +309,7 @@ export class HostIndex {
           listGroup: this.listGroup,
           placeGroup: this.placeGroup,
           terms: this.facetTerms,
+          values: this.groupFacetValues,
           termLimit: this.postings.termLimit,
           postings: this.postings,
           port: this.port,
@@ -416,6 +419,7 @@ export class HostIndex {
     return (
       this.hostnames.bytes() +
       this.termGroups.bytes +
+      this.groupFacetValues.bytes +
       this.listGroup.bytes +
       this.placeGroup.bytes +
       this.observedAt.bytes +

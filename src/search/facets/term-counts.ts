@@ -3,6 +3,7 @@ import type { GrowableColumn } from '../columns.js';
 import type { Slicer } from '../slices.js';
 import type { TermGroups } from '../term-groups.js';
 import type { FacetTerms } from './facet-terms.js';
+import type { GroupFacetValues } from './group-values.js';
 import { FACET_FIELDS, type FacetCounts, type FacetField, type FacetRequest } from './fields.js';
 import { ZeroedArrays } from './scratch.js';
 import { topValues } from './top-values.js';
@@ -14,11 +15,12 @@ export interface TermSource {
   listGroup: GrowableColumn<Uint32Array>;
   placeGroup: GrowableColumn<Uint32Array>;
   terms: FacetTerms;
+  /** Each group's facet values in one contiguous run. */
+  values: GroupFacetValues;
   termLimit: number;
 }
 
 const LIST_FIELDS: ReadonlySet<FacetField> = new Set(['vendor', 'product', 'version', 'cpe', 'cve', 'classifications']);
-const CPE = FACET_FIELDS.indexOf('cpe');
 /** Ids read from the matching bitmap at a time. */
 const CHUNK = 65_536;
 const zeroed = new ZeroedArrays();
@@ -43,6 +45,7 @@ export async function countTermFields(
   const heldGroups: number[] = [];
   const valuesOf: number[][] = FACET_FIELDS.map(() => []);
   try {
+    const drops = source.values.drops;
     const withValue = await countValues(source, requests, groupCounts, termCounts, valuesOf, heldGroups, slicer);
     const result = new Map<FacetField, FacetCounts>();
     const outsideTop = new Uint8Array(FACET_FIELDS.length);
@@ -65,7 +68,7 @@ export async function countTermFields(
       await slicer.yieldIfDue();
     }
     if (outsideTop.includes(1)) {
-      const other = await recordsOutsideTop(source, groupCounts, heldGroups, inTop, outsideTop, slicer);
+      const other = await recordsOutsideTop(source, groupCounts, heldGroups, inTop, outsideTop, drops, slicer);
       for (const [field, counts] of result) {
         const at = FACET_FIELDS.indexOf(field);
         if (outsideTop[at] === 1) counts.other = other[at]!;
@@ -110,7 +113,7 @@ async function countValues(
 
 /** countValues for the groups in [from, to): synchronous, so the engine optimises its loop. */
 function countGroupValues(
-  { termGroups, terms }: TermSource,
+  { values }: TermSource,
   from: number,
   to: number,
   wanted: Uint8Array,
@@ -120,23 +123,18 @@ function countGroupValues(
   heldGroups: number[],
   withValue: Float64Array,
 ): void {
-  const groupCpes: number[] = [];
   for (let group = from; group < to; group++) {
     const count = groupCounts[group]!;
     if (count === 0) continue;
     heldGroups.push(group);
+    values.prepare(group);
+    const termIds = values.termIds;
+    const fields = values.fields;
     let fieldsHeld = 0;
-    groupCpes.length = 0;
-    const termIds = termGroups.termsOf(group);
-    for (let i = 0; i < termIds.length; i++) {
-      const termId = termIds[i]!;
-      const field = terms.fieldOf(termId);
-      if (field < 0 || wanted[field] === 0) continue;
-      const counted = terms.canonicalOf(termId);
-      if (field === CPE) {
-        if (groupCpes.includes(counted)) continue;
-        groupCpes.push(counted);
-      }
+    for (let at = values.startOf(group), end = values.endOf(group); at < end; at++) {
+      const field = fields[at]!;
+      if (wanted[field] === 0) continue;
+      const counted = termIds[at]!;
       if (termCounts[counted] === 0) valuesOf[field]!.push(counted);
       termCounts[counted]! += count;
       fieldsHeld |= 1 << field;
@@ -152,12 +150,14 @@ async function recordsOutsideTop(
   heldGroups: number[],
   inTop: Uint32Array,
   fields: Uint8Array,
+  drops: number,
   slicer: Slicer,
 ): Promise<Float64Array> {
   const other = new Float64Array(FACET_FIELDS.length);
   for (let from = 0; from < heldGroups.length; from += GROUP_STEP) {
     const to = Math.min(heldGroups.length, from + GROUP_STEP);
-    countOutsideTop(source, heldGroups, from, to, groupCounts, inTop, fields, other);
+    // Runs are made again only if another count dropped them since this one began.
+    countOutsideTop(source, heldGroups, from, to, groupCounts, inTop, fields, other, source.values.drops !== drops);
     await slicer.yieldIfDue();
   }
   return other;
@@ -165,23 +165,24 @@ async function recordsOutsideTop(
 
 /** recordsOutsideTop for heldGroups[from, to): synchronous, so the engine optimises its loop. */
 function countOutsideTop(
-  { termGroups, terms }: TermSource,
+  { values }: TermSource,
   heldGroups: number[],
   from: number,
   to: number,
   groupCounts: Uint32Array,
   inTop: Uint32Array,
-  fields: Uint8Array,
+  outside: Uint8Array,
   other: Float64Array,
+  remake: boolean,
 ): void {
   for (let g = from; g < to; g++) {
     const group = heldGroups[g]!;
+    if (remake) values.prepare(group);
+    const termIds = values.termIds;
+    const fields = values.fields;
     let fieldsOutside = 0;
-    const termIds = termGroups.termsOf(group);
-    for (let i = 0; i < termIds.length; i++) {
-      const termId = termIds[i]!;
-      const field = terms.fieldOf(termId);
-      if (field >= 0 && fields[field] === 1 && inTop[terms.canonicalOf(termId)] === 0) fieldsOutside |= 1 << field;
+    for (let at = values.startOf(group), end = values.endOf(group); at < end; at++) {
+      if (outside[fields[at]!] === 1 && inTop[termIds[at]!] === 0) fieldsOutside |= 1 << fields[at]!;
     }
     for (let field = 0; fieldsOutside !== 0; field++, fieldsOutside >>>= 1) {
       if (fieldsOutside & 1) other[field]! += groupCounts[group]!;
