@@ -4,6 +4,7 @@ import type { GrowableColumn } from '../columns.js';
 import type { Postings } from '../postings.js';
 import type { Slicer } from '../slices.js';
 import type { FacetCounts, FacetRequest } from './fields.js';
+import { zeroedArrays } from './scratch.js';
 import { topValues } from './top-values.js';
 
 const HOUR_MS = 3_600_000;
@@ -14,9 +15,11 @@ const HOURS_PER_DAY = DAY_MS / HOUR_MS;
 const CHUNK = 65_536;
 /**
  * Below this many matches per bucket, reading each match's column beats a bitmap intersection
- * count per bucket (a native call each, over every port or hour the index holds).
+ * count per bucket (a native call each, over every port or hour the index holds). At 1M records,
+ * 281k matches: date_added over 720 hours took 5.2 ms as bucket counts and 1.3 ms from the column;
+ * port over 200 ports 0.55 and 1.15 ms, but the five-field class 10.7 and 9.4 ms.
  */
-const MATCHES_PER_BUCKET = 8;
+const MATCHES_PER_BUCKET = 5000;
 
 /** What counting ports and days reads of the host index. */
 export interface BucketSource {
@@ -43,26 +46,39 @@ export async function countBucketField(
   const family = source.postings.family(kind);
   const keys = family.sortedKeys();
   const counts = new Map<number, number>();
-  const add = (key: number, count: number) => counts.set(key, (counts.get(key) ?? 0) + count);
   const keyOfBucket = field === 'port' ? (key: number) => key : (hour: number) => Math.floor(hour / HOURS_PER_DAY);
   if (total >= keys.length * MATCHES_PER_BUCKET) {
     for (const key of keys) {
       const count = family.bucket(key)?.andCardinality(matching) ?? 0;
-      if (count > 0) add(keyOfBucket(key), count);
+      const bucketKey = keyOfBucket(key);
+      if (count > 0) counts.set(bucketKey, (counts.get(bucketKey) ?? 0) + count);
       await slicer.tick();
     }
-  } else {
-    const keyOfRecord =
+  } else if (keys.length > 0) {
+    // Ports, or days between the first and the last hour held (the index's retention bounds them).
+    const offset = keyOfBucket(keys[0]!);
+    const span = keyOfBucket(keys[keys.length - 1]!) - offset + 1;
+    const column =
       field === 'port'
-        ? (id: number) => source.port.get(id)
+        ? source.port.values
         : field === 'date_added'
-          ? (id: number) => Math.floor(source.dateAdded.get(id) / DAY_MS)
-          : (id: number) => Math.floor(source.observedAt.get(id) / DAY_MS);
-    const buffer = new Uint32Array(Math.min(CHUNK, Math.max(1, total)));
-    for (let offset = 0; offset < total; offset += CHUNK) {
-      const ids = matching.rangeUint32Array(buffer, offset, CHUNK);
-      for (let i = 0; i < ids.length; i++) add(keyOfRecord(ids[i]!), 1);
-      await slicer.yieldIfDue();
+          ? source.dateAdded.values
+          : source.observedAt.values;
+    const unit = field === 'port' ? 1 : DAY_MS;
+    const perKey = zeroedArrays.take(span);
+    try {
+      const buffer = new Uint32Array(Math.min(CHUNK, Math.max(1, total)));
+      for (let offsetIds = 0; offsetIds < total; offsetIds += CHUNK) {
+        tallyKeys(matching.rangeUint32Array(buffer, offsetIds, CHUNK), column, unit, offset, perKey);
+        await slicer.yieldIfDue();
+      }
+    } finally {
+      for (let at = 0; at < span; at++) {
+        if (perKey[at] === 0) continue;
+        counts.set(offset + at, perKey[at]!);
+        perKey[at] = 0;
+      }
+      zeroedArrays.give(perKey);
     }
   }
   const entries = [...counts];
@@ -77,4 +93,15 @@ export async function countBucketField(
   );
   const shown = chosen.values.reduce((sum, value) => sum + value.count, 0);
   return { values: chosen.values, missing: 0, other: total - shown };
+}
+
+/** Counts the records of `ids` per key (`column` value ÷ `unit`, less `offset`): synchronous, so the engine optimises it. */
+function tallyKeys(
+  ids: Uint32Array,
+  column: Float64Array | Uint16Array,
+  unit: number,
+  offset: number,
+  perKey: Uint32Array,
+): void {
+  for (let i = 0; i < ids.length; i++) perKey[Math.floor(column[ids[i]!]! / unit) - offset]!++;
 }

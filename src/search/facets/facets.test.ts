@@ -53,6 +53,10 @@ const QUERIES: Array<Record<string, string>> = [
 interface Spread {
   ports: number[];
   hours: number;
+  /** Record ids drawn from 1…records, over `steps` changes; counts checked every `checkEvery` steps. */
+  records: number;
+  steps: number;
+  checkEvery: number;
 }
 
 function randomEntry(random: SeededRandom, id: number, { ports, hours }: Spread): IndexEntry {
@@ -121,10 +125,19 @@ function naive(entries: IndexEntry[], field: FacetField, top: number): FacetCoun
   return { values, missing, other };
 }
 
-/** Many records over few ports and hours count from the buckets; over many, from the columns. */
+/** Thousands of matches per port and hour count from the buckets; fewer, from the columns. */
 describe.each<[string, Spread]>([
-  ['buckets', { ports: [22, 80, 443], hours: 8 }],
-  ['columns', { ports: Array.from({ length: 3000 }, (_, i) => i + 1), hours: 24 * 9 }],
+  ['buckets', { ports: [443], hours: 0, records: 9000, steps: 12_000, checkEvery: 4000 }],
+  [
+    'columns',
+    {
+      ports: Array.from({ length: 3000 }, (_, i) => i + 1),
+      hours: 24 * 9,
+      records: 1500,
+      steps: 4000,
+      checkEvery: 250,
+    },
+  ],
 ])('facet counts from the %s equal counts over the matching records', (_, spread) => {
   it.each([1, 2, 3])('during and after churn (seed %i)', async (seed) => {
     const random = new SeededRandom(seed);
@@ -144,8 +157,8 @@ describe.each<[string, Spread]>([
         expect(result.counts.get(field), `${field} of ${JSON.stringify(params)}`).toEqual(naive(entries, field, top));
       }
     };
-    for (let step = 1; step <= 4000; step++) {
-      const id = random.int(1, 1500);
+    for (let step = 1; step <= spread.steps; step++) {
+      const id = random.int(1, spread.records);
       if (current.has(id) && random.next() < 0.1) {
         index.remove(id, step);
         current.delete(id);
@@ -155,7 +168,7 @@ describe.each<[string, Spread]>([
         current.set(id, entry);
       }
       // Counting between changes: a group id released and reused must not keep its old values.
-      if (step % 250 === 0) await expectNaiveCounts(random.pick(QUERIES));
+      if (step % spread.checkEvery === 0) await expectNaiveCounts(random.pick(QUERIES));
     }
     for (const params of QUERIES) await expectNaiveCounts(params);
   });
@@ -165,7 +178,11 @@ describe('facet counts', () => {
   it('leave the posting lists as they were', async () => {
     const random = new SeededRandom(7);
     const index = new HostIndex();
-    for (let id = 1; id <= 500; id++) index.upsert(randomEntry(random, id, { ports: [80, 443], hours: 30 }), id);
+    for (let id = 1; id <= 500; id++)
+      index.upsert(
+        randomEntry(random, id, { ports: [80, 443], hours: 30, records: 500, steps: 500, checkEvery: 500 }),
+        id,
+      );
     const query = parseHostQuery({ vendor: 'apache', contains_cve: 'true' });
     const before = [...index.evaluate(query)];
     await index.facets(query, [{ field: 'cve', top: 3 }]);

@@ -20,3 +20,6 @@ export class ZeroedArrays {
     if (this.free.length < this.keep) this.free.push(array);
   }
 }
+
+/** The process's pool (counts of different requests interleave, each with arrays of its own). */
+export const zeroedArrays = new ZeroedArrays();

@@ -5,7 +5,7 @@ import type { TermGroups } from '../term-groups.js';
 import type { FacetTerms } from './facet-terms.js';
 import type { GroupFacetValues } from './group-values.js';
 import { FACET_FIELDS, type FacetCounts, type FacetField, type FacetRequest } from './fields.js';
-import { ZeroedArrays } from './scratch.js';
+import { zeroedArrays as zeroed } from './scratch.js';
 import { topValues } from './top-values.js';
 
 /** What counting term fields reads of the host index. */
@@ -23,7 +23,6 @@ export interface TermSource {
 const LIST_FIELDS: ReadonlySet<FacetField> = new Set(['vendor', 'product', 'version', 'cpe', 'cve', 'classifications']);
 /** Ids read from the matching bitmap at a time. */
 const CHUNK = 65_536;
-const zeroed = new ZeroedArrays();
 
 /**
  * Counts of term fields (values a record holds as terms: CVEs, fingerprint parts, classifications,
