@@ -180,6 +180,31 @@ describe.each(engineCases())('target-intel facets on $name', (engine) => {
     );
   });
 
+  it('answers while changes are applied, and counts them once applied', async () => {
+    const fields = 'fields=port:1000,cve:1000,country_code,date_added';
+    const during = await Promise.all([
+      t.get(`${FACETS}?${fields}`),
+      t.ingest([
+        { ip: '198.18.0.1', port: 8888, cves: ['CVE-2024-3094'], countryCode: 'FR', timestamp: Date.now() },
+        { ip: '198.18.0.2', port: 8888, timestamp: Date.now() },
+      ]),
+      t.get(`${FACETS}?${fields}`),
+    ]);
+    for (const response of [during[0], during[2]]) expect((response as { status: number }).status).toBe(200);
+    const records = (await walk(t, 'start_cursor=true&limit=9')).flatMap((body) => body.data);
+    const after = await t.get(`${FACETS}?${fields}`);
+    expect(after.body._meta.total_documents).toBe(records.length);
+    for (const [field, top] of [
+      ['port', 1000],
+      ['cve', 1000],
+      ['country_code', 10],
+      ['date_added', 10],
+    ] as const) {
+      expect(after.body.data[field]).toEqual(naiveFacet(records, field, top));
+    }
+    expect(after.body.data.port.values).toContainEqual({ value: 8888, count: 2 });
+  });
+
   it('counts a record once per distinct value, however many fingerprints carry it', async () => {
     const response = await t.get(`${FACETS}?fields=cpe:1000,vendor,cve&cidr=192.0.2.10/32&port=443`);
     expect(response.body._meta.total_documents).toBe(1);
