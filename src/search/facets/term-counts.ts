@@ -43,6 +43,8 @@ export async function countTermFields(
   const inTop = zeroed.take(source.termLimit);
   const heldGroups: number[] = [];
   const valuesOf: number[][] = FACET_FIELDS.map(() => []);
+  // Arrays go back to the pool only when counting ran to its end, so that clearing is complete.
+  let counted = false;
   try {
     const drops = source.values.drops;
     const withValue = await countValues(source, requests, groupCounts, termCounts, valuesOf, heldGroups, slicer);
@@ -73,12 +75,15 @@ export async function countTermFields(
         if (outsideTop[at] === 1) counts.other = other[at]!;
       }
     }
+    counted = true;
     return result;
   } finally {
-    clear(valuesOf, heldGroups, termCounts, inTop, groupCounts);
-    zeroed.give(termCounts);
-    zeroed.give(inTop);
-    zeroed.give(groupCounts);
+    if (counted) {
+      clear(valuesOf, heldGroups, termCounts, inTop, groupCounts);
+      zeroed.give(termCounts);
+      zeroed.give(inTop);
+      zeroed.give(groupCounts);
+    }
   }
 }
 
