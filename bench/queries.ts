@@ -4,10 +4,26 @@ export interface QueryClass {
   name: string;
   /** Query string for /v3/index/target-intel (filters only). */
   params: Record<string, string>;
+  /** When set, the class is `GET /v3/index/target-intel/facets` with this `fields`. */
+  facets?: string;
   /** Expected hits from the generator's counts (before supersession/collisions). */
   expected: number;
   /** A SQL predicate over `hosts` that a naive full scan would evaluate. */
   naive: { where: string; args: Array<string | number> };
+}
+
+/** The facets class's fields: two single-valued, two multi-valued and one numeric. */
+export const FACET_CLASS_FIELDS = 'country_code,port,product,cve,asn';
+
+/** The columns a table scan can group by directly (the facets class's full-scan figure: a lower bound). */
+export const FACET_SCAN_COLUMNS = ['country_code', 'port', 'asn'];
+
+/** The request path of a query class. */
+export function pathOf(query: QueryClass): string {
+  const params = new URLSearchParams(query.params);
+  if (query.facets === undefined) return `/v3/index/target-intel?${params}`;
+  params.set('fields', query.facets);
+  return `/v3/index/target-intel/facets?${params}`;
 }
 
 const top = <K>(map: Map<K, number>): [K, number] => [...map.entries()].reduce((a, b) => (b[1] > a[1] ? b : a));
@@ -98,6 +114,13 @@ export function pickQueries(stats: DatasetStats): QueryClass[] {
       params: { asn: asn!, port: port! },
       expected: asnPortCount,
       naive: { where: `asn || '' = ? AND port + 0 = ?`, args: [asn!, Number(port)] },
+    },
+    {
+      name: 'facets: 5 fields, contains_cve',
+      params: { contains_cve: 'true' },
+      facets: FACET_CLASS_FIELDS,
+      expected: [...stats.countryCveCounts.values()].reduce((a, b) => a + b, 0),
+      naive: { where: `cves <> '[]'`, args: [] },
     },
     {
       name: 'hostname substring',

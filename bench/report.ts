@@ -19,8 +19,8 @@ export interface QueryFigures {
   engineP50Ms: number;
   /** The first evaluation (index only, no SQL), before anything is warm or remembered. */
   engineFirstMs?: number;
-  /** The SQL the product issues for the page (fetch by ids), alone. */
-  sqlPageP50Ms: number;
+  /** The SQL the product issues for the page (fetch by ids), alone; none for facets. */
+  sqlPageP50Ms?: number;
   /** A full scan of the table answering the same filter (exact count + first page). */
   naiveMs: number;
   api: { c1: LoadResult; c32: LoadResult };
@@ -152,15 +152,15 @@ export function renderMarkdown(r: BenchResult, other?: BenchResult): string {
     '',
     `${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.memoryGiB} GiB · Node ${r.machine.node} · ${n(r.indexedRecords)} records indexed (dataset ${(r.datasetBytes / 2 ** 20).toFixed(0)} MiB) · server with ${r.serverWorkers} worker process(es)`,
     '',
-    '## Queries (`GET /v3/index/target-intel`, limit 100, exact `total_documents`)',
+    '## Queries (`GET /v3/index/target-intel`, limit 100, exact `total_documents`; the facets class `GET /v3/index/target-intel/facets`)',
     '',
-    `engine = in-process index + page selection + SQL fetch (no HTTP); engine first = the first evaluation, before anything is warm or remembered; SQL page = the SQL the product issues for the page; full scan = the same filter as a table scan (count + first page); HTTP floor (authenticated \`/whoami\`): p50 ${ms(floor)} ms at c=1, ${n(r.floor.c32.requestsPerSecond)} req/s at c=32.`,
+    `engine = in-process index + page selection + SQL fetch (no HTTP; for facets, the index's counts alone); engine first = the first evaluation, before anything is warm or remembered; SQL page = the SQL the product issues for the page; full scan = the same filter as a table scan (count + first page; for facets, a GROUP BY on each of country_code, port and asn); HTTP floor (authenticated \`/whoami\`): p50 ${ms(floor)} ms at c=1, ${n(r.floor.c32.requestsPerSecond)} req/s at c=32.`,
     '',
     `| query | hits | engine first ms | engine p50 ms | SQL page p50 ms | full scan ms | API p50 ms | API p99 ms | API p50 ÷ (engine + floor) | c=32 req/s | c=32 p99 ms | c=32 ÷ c=1 req/s |${growth ? ' 1M→10M |' : ''}`,
     `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${growth ? '---:|' : ''}`,
     ...r.queries.map(
       (q) =>
-        `| ${q.name} | ${n(q.total)} | ${q.engineFirstMs === undefined ? '–' : ms(q.engineFirstMs)} | ${ms(q.engineP50Ms)} | ${ms(q.sqlPageP50Ms)} | ${ms(q.naiveMs)} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${(q.api.c1.p50Ms / (q.engineP50Ms + floor)).toFixed(2)} | ${n(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${(q.api.c32.requestsPerSecond / q.api.c1.requestsPerSecond).toFixed(2)} |${growth ? ` ${growth(q.name)} |` : ''}`,
+        `| ${q.name} | ${n(q.total)} | ${q.engineFirstMs === undefined ? '–' : ms(q.engineFirstMs)} | ${ms(q.engineP50Ms)} | ${q.sqlPageP50Ms === undefined ? '–' : ms(q.sqlPageP50Ms)} | ${ms(q.naiveMs)} | ${ms(q.api.c1.p50Ms)} | ${ms(q.api.c1.p99Ms)} | ${(q.api.c1.p50Ms / (q.engineP50Ms + floor)).toFixed(2)} | ${n(q.api.c32.requestsPerSecond)} | ${ms(q.api.c32.p99Ms)} | ${(q.api.c32.requestsPerSecond / q.api.c1.requestsPerSecond).toFixed(2)} |${growth ? ` ${growth(q.name)} |` : ''}`,
     ),
     '',
     `Cursor walk (${new URLSearchParams(r.walk.params)}, limit 2000): ${n(r.walk.records)} records in ${r.walk.pages} pages, ${r.walk.seconds.toFixed(2)} s = ${n(r.walk.recordsPerSecond)} records/s, ${r.walk.duplicates} duplicates.`,

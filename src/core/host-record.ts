@@ -45,6 +45,7 @@ export interface IndexEntry {
   observedAt: number;
   dateAdded: number;
   asn?: string;
+  asName?: string;
   country?: string;
   countryCode?: string;
   fingerprintsJson: string;

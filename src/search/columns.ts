@@ -29,6 +29,11 @@ export class GrowableColumn<T extends Float64Array | Uint32Array | Uint16Array |
     return this.data.byteLength;
   }
 
+  /** The values themselves, for a hot loop (ids past its end are 0); valid until the column next grows. */
+  get values(): T {
+    return this.data;
+  }
+
   /** Writes the values of ids below `length` (those above are all 0). */
   async saveTo(out: SnapshotOut, length: number): Promise<void> {
     await out.array(this.data, Math.min(length, this.data.length));

@@ -13,6 +13,10 @@ import { BucketKind } from './bucket-kind.js';
 import { familyTerm, Postings } from './postings.js';
 import { RecordTerms } from './record-terms.js';
 import { TermGroups } from './term-groups.js';
+import { countFacets } from './facets/count-facets.js';
+import { FacetTerms } from './facets/facet-terms.js';
+import { GroupFacetValues } from './facets/group-values.js';
+import type { FacetRequest, FacetResult } from './facets/fields.js';
 import type { SnapshotIn, SnapshotOut } from './snapshot/codec.js';
 import { SnapshotCorrupt } from './snapshot/frames.js';
 
@@ -44,6 +48,8 @@ export class HostIndex {
   private readonly identities = new IdentityCatalog();
   private readonly recordTerms = new RecordTerms(this.postings, this.identities);
   private readonly hostnames = new HostnameIndex();
+  private readonly facetTerms = new FacetTerms(this.postings);
+  private readonly groupFacetValues = new GroupFacetValues(this.termGroups, this.facetTerms);
   private readonly familyScratch: number[] = [];
   private readonly previousFamilyScratch: number[] = [];
   /** While bulk loading: ids to add to `live` in one call. */
@@ -306,6 +312,36 @@ export class HostIndex {
   }
 
   /**
+   * Exact counts of the values of each requested field over the records matching the query (see
+   * facets/). The work is sliced, and the index must not change until the promise settles.
+   */
+  async facets(query: HostQuery, requests: FacetRequest[]): Promise<FacetResult> {
+    const parts = this.filters(query);
+    const matching = new Intersection(parts.length > 0 ? parts : [this.live]);
+    try {
+      return await countFacets(
+        {
+          termGroups: this.termGroups,
+          listGroup: this.listGroup,
+          placeGroup: this.placeGroup,
+          terms: this.facetTerms,
+          values: this.groupFacetValues,
+          termLimit: this.postings.termLimit,
+          postings: this.postings,
+          port: this.port,
+          dateAdded: this.dateAdded,
+          observedAt: this.observedAt,
+        },
+        matching.all(),
+        requests,
+      );
+    } finally {
+      matching.free();
+      for (const part of parts) this.release(part);
+    }
+  }
+
+  /**
    * Writes the index (not its record of recent changes: a cursor older than the snapshot is
    * checked against the change-sequence column instead). The index must not change meanwhile.
    */
@@ -399,6 +435,7 @@ export class HostIndex {
     return (
       this.hostnames.bytes() +
       this.termGroups.bytes +
+      this.groupFacetValues.bytes +
       this.listGroup.bytes +
       this.placeGroup.bytes +
       this.observedAt.bytes +

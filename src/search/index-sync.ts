@@ -80,6 +80,8 @@ export class IndexSync {
   private writesSnapshots = false;
   private onSnapshotError: (error: unknown) => void = () => {};
   private readonly snapshotStatus: SnapshotStatus = {};
+  /** Reads in progress that need the index to hold still (a refresh waits for them). */
+  private readonly reads = new Set<Promise<unknown>>();
 
   constructor(
     private readonly hosts: HostRepository,
@@ -181,8 +183,8 @@ export class IndexSync {
   refresh(): Promise<void> {
     if (!this.refreshing) {
       this.announcements.readStarted();
-      const writing = this.writing;
-      this.refreshing = (writing !== undefined ? writing.then(noop, noop) : Promise.resolve())
+      const holding = [...this.reads, ...(this.writing !== undefined ? [this.writing] : [])];
+      this.refreshing = Promise.allSettled(holding)
         .then(() => this.applyChanges())
         .catch((error: unknown) => {
           this.announcements.markPending();
@@ -193,6 +195,21 @@ export class IndexSync {
         });
     }
     return this.refreshing;
+  }
+
+  /**
+   * Runs a read that yields between slices over an index that holds still meanwhile: changes wait
+   * for it, and it waits for a refresh already asked for, so a stream of reads cannot starve them.
+   */
+  async readStill<T>(read: (index: HostIndex) => Promise<T>): Promise<T> {
+    while (this.refreshing !== undefined) await this.refreshing.catch(noop);
+    const reading = read(this.index);
+    this.reads.add(reading);
+    try {
+      return await reading;
+    } finally {
+      this.reads.delete(reading);
+    }
   }
 
   /**

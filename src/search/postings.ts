@@ -138,6 +138,11 @@ export class Postings {
     return this.bitmaps[termId] !== undefined;
   }
 
+  /** No term id reaches this. */
+  get termLimit(): number {
+    return this.names.length;
+  }
+
   /** Whether the id was ever handed out. */
   hasTerm(termId: number): boolean {
     return termId < this.names.length;

@@ -32,8 +32,10 @@ export class RecordTerms {
   private readonly classificationTerms = new Map<string, number[]>();
   private readonly listIds = new WeakMap<number[], number>();
   private nextListId = 1;
+  private readonly networkIds = new Map<string, number>();
   private readonly valueTerms = {
     asn: new Map<string, number>(),
+    asname: new Map<string, number>(),
     cc: new Map<string, number>(),
     cn: new Map<string, number>(),
     proto: new Map<string, number>(),
@@ -62,14 +64,31 @@ export class RecordTerms {
     };
   }
 
-  /** The terms of where the record is: asn, country code and name, protocol. */
+  /**
+   * The terms of where the record is: asn and its name, country code and name, protocol. The key's
+   * first number stands for the (asn, as name, protocol) triple and its last is -2, which no list
+   * key holds, so a place key never equals a list key.
+   */
   placeTerms(entry: IndexEntry): KeyedTerms {
     const asn = entry.asn ? this.value('asn', entry.asn, (v) => `asn:${v.toUpperCase()}`) : -1;
+    const asName = entry.asName ? this.value('asname', entry.asName, (v) => `asname:${v}`) : -1;
     const cc = entry.countryCode ? this.value('cc', entry.countryCode, (v) => `cc:${v.toUpperCase()}`) : -1;
     const cn = entry.country ? this.value('cn', entry.country, (v) => `cn:${v.toLowerCase()}`) : -1;
     const proto = this.value('proto', entry.protocol, (v) => `proto:${v.toLowerCase()}`);
-    const termIds = [asn, cc, cn, proto].filter((id) => id >= 0);
-    return { key: [asn, cc, cn, proto], termIds };
+    const termIds = [asn, asName, cc, cn, proto].filter((id) => id >= 0);
+    return { key: [this.networkId(asn, asName, proto), cc, cn, -2], termIds };
+  }
+
+  /** A number for a (asn, as name, protocol) triple of term ids, from the list numbers (never reused). */
+  private networkId(asn: number, asName: number, proto: number): number {
+    const text = `${asn},${asName},${proto}`;
+    let id = this.networkIds.get(text);
+    if (id === undefined) {
+      if (this.networkIds.size >= MEMO_LIMIT) this.networkIds.clear();
+      id = this.nextListId++;
+      this.networkIds.set(text, id);
+    }
+    return id;
   }
 
   /**

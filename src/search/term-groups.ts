@@ -19,6 +19,9 @@ export class TermGroups {
   /** Four key numbers per group id (int32: keys may hold -1). */
   private keys = new Int32Array(4 * 1024);
   private holders = new Uint32Array(1024);
+  /** Per group id, a number no other group held under any id: it changes when the id is reused. */
+  private generations = new Float64Array(1024);
+  private lastGeneration = 0;
   /** Group ids by the hash of their key. */
   private readonly slots = new IdSlots((id) => this.hashOfGroup(id));
   private readonly freeIds: number[] = [];
@@ -47,6 +50,7 @@ export class TermGroups {
     this.ensureIdCapacity(id);
     this.keys.set([k0, k1, k2, k3], id * 4);
     this.holders[id] = 1;
+    this.generations[id] = ++this.lastGeneration;
     slots.insert(id);
     this.termBytes += terms.byteLength;
     return id;
@@ -70,15 +74,30 @@ export class TermGroups {
     return this.terms[id] ?? EMPTY;
   }
 
+  /** The group's generation (0 for none): a group id reused for other terms gets a new one. */
+  generationOf(id: number): number {
+    return this.generations[id] ?? 0;
+  }
+
+  /** No group id reaches this. */
+  get idLimit(): number {
+    return this.terms.length;
+  }
+
   /** Groups currently held. */
   get size(): number {
     return this.slots.size;
   }
 
-  /** Estimated memory: term arrays (with about 100 bytes of object per array), keys, holders, slots. */
+  /** Estimated memory: term arrays (with about 100 bytes of object per array), keys, holders, generations, slots. */
   get bytes(): number {
     return (
-      this.termBytes + this.terms.length * 108 + this.keys.byteLength + this.holders.byteLength + this.slots.byteLength
+      this.termBytes +
+      this.terms.length * 108 +
+      this.keys.byteLength +
+      this.holders.byteLength +
+      this.generations.byteLength +
+      this.slots.byteLength
     );
   }
 
@@ -148,6 +167,8 @@ export class TermGroups {
     if (at !== terms.length || this.keys.length < lengths.length * 4 || this.holders.length < lengths.length) {
       throw new SnapshotCorrupt('term groups inconsistent');
     }
+    this.generations = new Float64Array(this.holders.length);
+    for (let id = 1; id < this.terms.length; id++) if (this.terms[id]) this.generations[id] = ++this.lastGeneration;
   }
 
   private hashOfGroup(id: number): number {
@@ -161,6 +182,9 @@ export class TermGroups {
     const holders = new Uint32Array(length);
     holders.set(this.holders);
     this.holders = holders;
+    const generations = new Float64Array(length);
+    generations.set(this.generations);
+    this.generations = generations;
     const keys = new Int32Array(length * 4);
     keys.set(this.keys);
     this.keys = keys;

@@ -29,6 +29,7 @@ import { PROCESS_STATUS_PREFIX, registerProcessStatus } from './routes/process-s
 import { collectRoutes, registerOpenApi } from './routes/openapi.js';
 import { registerTargetIntel } from './routes/target-intel/route.js';
 import { registerTargetIntelExport } from './routes/target-intel/export.js';
+import { registerTargetIntelFacets } from './routes/target-intel/facets-route.js';
 import { registerWhoami } from './routes/whoami.js';
 import { VERSION } from '../version.js';
 
@@ -116,6 +117,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerHealth(app, context, rateLimiter);
   if (context.config.statusToken) registerProcessStatus(app, context, context.config.statusToken);
   registerTargetIntel(app, context);
+  registerTargetIntelFacets(app, context);
   const advisoryIndex = context.advisoryIndex ?? new AdvisoryIndex(context.storage.advisories);
   registerAdvisory(app, context, advisoryIndex);
   const exports = new ExportGate(context.storage.exportLeases, context.config.exportsPerProcess, (error) =>

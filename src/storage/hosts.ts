@@ -79,7 +79,7 @@ function toPageRecord(row: PageRow): PageRecord {
   };
 }
 
-const INDEX_COLUMNS = `id, ip, port, protocol, hostname, observed_at, date_added, asn, country, country_code, fingerprints, cves,
+const INDEX_COLUMNS = `id, ip, port, protocol, hostname, observed_at, date_added, asn, as_name, country, country_code, fingerprints, cves,
   CASE WHEN knowledge_cves IS NOT NULL AND knowledge_cves <> '[]' THEN 1 ELSE 0 END AS confirmed, classifications`;
 
 interface IndexRow {
@@ -91,6 +91,7 @@ interface IndexRow {
   observed_at: number;
   date_added: number;
   asn: string | null;
+  as_name: string | null;
   country: string | null;
   country_code: string | null;
   fingerprints: string;
@@ -109,6 +110,7 @@ function toIndexEntry(row: IndexRow): IndexEntry {
     observedAt: row.observed_at,
     dateAdded: row.date_added,
     asn: optional(row.asn),
+    asName: optional(row.as_name),
     country: optional(row.country),
     countryCode: optional(row.country_code),
     fingerprintsJson: row.fingerprints,

@@ -38,6 +38,7 @@ describe('npm run bench (10k smoke)', () => {
       'contains_cve + country_code',
       'classifications=c2',
       'asn + port',
+      'facets: 5 fields, contains_cve',
       'hostname substring',
     ]);
     for (const query of result.queries) {

@@ -5,7 +5,7 @@ import { SnapshotIn, SnapshotOut } from './codec.js';
 import { FrameReader, FrameWriter, SnapshotCorrupt } from './frames.js';
 
 /** Raise whenever what HostIndex writes, or how it files records under terms, changes. */
-export const HOST_INDEX_SNAPSHOT_FORMAT = 1;
+export const HOST_INDEX_SNAPSHOT_FORMAT = 2;
 const MAGIC = 'vulnscope host index snapshot';
 
 /** What a snapshot must match to be used: the storage schema and the database it was made from. */

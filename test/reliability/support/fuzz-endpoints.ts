@@ -32,6 +32,7 @@ const ENDPOINTS: Endpoint[] = [
     names: [...TARGET_INTEL_PARAMETERS.map((p) => p.name), 'show_pages', 'show_query'],
   },
   { path: '/v3/index/target-intel/export', names: FILTER_NAMES },
+  { path: '/v3/index/target-intel/facets', names: [...FILTER_NAMES, 'fields'] },
   { path: '/v4/advisory', names: [...FILTER_PARAMETERS, ...PAGING_PARAMETERS] },
   { path: '/v4/advisory/export', names: FILTER_PARAMETERS },
   { path: '/v4/advisory/list', names: [] },
@@ -48,6 +49,8 @@ const ENDPOINTS: Endpoint[] = [
 
 /** Values that are plausible for some parameter, so the fuzz reaches the filters, not only validation. */
 const PLAUSIBLE = [
+  'country_code,port:20,product,cve,asn',
+  'date_added:5,timestamp,classifications:1000',
   'CVE-2024-1000',
   'CVE-2021-41773',
   'apache',

@@ -1,0 +1,31 @@
+import type { Bitmap } from '../bitmap.js';
+import { Slicer } from '../slices.js';
+import { type BucketSource, countBucketField } from './bucket-counts.js';
+import { type FacetCounts, type FacetField, type FacetRequest, type FacetResult, TERM_FIELDS } from './fields.js';
+import { countTermFields, type TermSource } from './term-counts.js';
+
+/**
+ * Exact counts of the values of each requested field over the `matching` records, in slices that
+ * let other work run between them. The index must not change until the promise settles.
+ */
+export async function countFacets(
+  source: TermSource & BucketSource,
+  matching: Bitmap,
+  requests: FacetRequest[],
+): Promise<FacetResult> {
+  const slicer = new Slicer();
+  const total = matching.size;
+  const byField = new Map<FacetField, FacetCounts>();
+  const termRequests = requests.filter(({ field }) => TERM_FIELDS.has(field));
+  if (termRequests.length > 0) {
+    for (const [field, counts] of await countTermFields(source, matching, total, termRequests, slicer)) {
+      byField.set(field, counts);
+    }
+  }
+  for (const request of requests) {
+    if (!TERM_FIELDS.has(request.field)) {
+      byField.set(request.field, await countBucketField(source, matching, total, request, slicer));
+    }
+  }
+  return { total, counts: new Map(requests.map(({ field }) => [field, byField.get(field)!])) };
+}
