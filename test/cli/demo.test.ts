@@ -178,6 +178,22 @@ describe('the demo exercises the whole product', () => {
     }
   });
 
+  it('facets and export answer over the demo records', async () => {
+    const listed = await get('/v3/index/target-intel?contains_cve=true&limit=1');
+    const facets = await get('/v3/index/target-intel/facets?contains_cve=true&fields=country_code,port,product,cve:5');
+    expect(facets.status).toBe(200);
+    expect(facets.body._meta.total_documents).toBe(listed.body._meta.total_documents);
+    expect(facets.body.data.cve.values).toHaveLength(5);
+    expect(facets.body.data.product.values.length).toBeGreaterThan(0);
+    const response = await fetch(`${base}/v3/index/target-intel/export?contains_cve=true`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const lines = (await response.text()).split('\n').filter(Boolean);
+    expect(JSON.parse(lines.at(-1)!)).toEqual({
+      _meta: { complete: true, records: listed.body._meta.total_documents },
+    });
+  });
+
   it('target-intel answers confirmed=true and explain=true', async () => {
     const confirmed = await get('/v3/index/target-intel?cve=CVE-2024-6387&confirmed=true&explain=true&limit=5');
     expect(confirmed.status).toBe(200);

@@ -58,6 +58,8 @@ export async function demo(config: Config, options: { records: number; serve: bo
         `demo token: ${token}\n\n` +
         curl('/v3/index/target-intel?contains_cve=true&limit=5') +
         curl('/v3/index/target-intel?cve=CVE-2024-6387&confirmed=true&explain=true&limit=1') +
+        curl('/v3/index/target-intel/facets?contains_cve=true&fields=country_code,port,product,cve:5') +
+        curl('/v3/index/target-intel/export?contains_cve=true') +
         curl('/v3/search/cpe?vendor=apache&product=http_server') +
         curl('/v4/advisory?cve_id=CVE-2021-41773') +
         curl('/v3/backup/target-intel') +
