@@ -44,17 +44,7 @@ const fromScanner = (cve: string): EvidenceOut => ({
 
 const byCve = (a: EvidenceOut, b: EvidenceOut) => (a.cve < b.cve ? -1 : a.cve > b.cve ? 1 : 0);
 
-/** Per cached context result, its evidence as served: a context shared by many records is converted once. */
-const served = new WeakMap<ContextMatch, readonly EvidenceOut[]>();
-
-function knowledgeEvidence(match: ContextMatch): readonly EvidenceOut[] {
-  let out = served.get(match);
-  if (!out) {
-    out = match.evidence.map(fromKnowledge).sort(byCve);
-    served.set(match, out);
-  }
-  return out;
-}
+const knowledgeEvidence = (match: ContextMatch): EvidenceOut[] => match.evidence.map(fromKnowledge);
 
 /** Per cached context result, its served evidence as JSON bytes: pages of CVE-dense records are mostly this. */
 const encoded = new WeakMap<ContextMatch, Buffer>();
@@ -62,7 +52,7 @@ const encoded = new WeakMap<ContextMatch, Buffer>();
 function knowledgeEvidenceJson(match: ContextMatch): Buffer {
   let bytes = encoded.get(match);
   if (!bytes) {
-    bytes = Buffer.from(JSON.stringify(knowledgeEvidence(match)));
+    bytes = Buffer.from(JSON.stringify(knowledgeEvidence(match).sort(byCve)));
     encoded.set(match, bytes);
   }
   return bytes;
@@ -79,11 +69,7 @@ export async function explainRecordsJson(records: HostRecord[], matcher: CveMatc
   return records.map((record, i) => {
     const match = matches[i]!; // one match per record
     if (record.scannerCves.length === 0) return knowledgeEvidenceJson(match);
-    return Buffer.from(JSON.stringify(withScannerCves(record, knowledgeEvidence(match))));
+    const evidence = [...knowledgeEvidence(match), ...record.scannerCves.map(fromScanner)].sort(byCve);
+    return Buffer.from(JSON.stringify(evidence));
   });
-}
-
-function withScannerCves(record: HostRecord, knowledge: readonly EvidenceOut[]): readonly EvidenceOut[] {
-  if (record.scannerCves.length === 0) return knowledge;
-  return [...knowledge, ...record.scannerCves.map(fromScanner)].sort(byCve);
 }

@@ -5,9 +5,8 @@ import type { AppContext } from '../../context.js';
 import { benchmarkSeconds } from '../../plugins/timing.js';
 import { parseFacetFields } from './facet-fields.js';
 import { FILTER_NAMES } from './parameters.js';
-import { filterParams, parseHostQuery, type RawParams } from './query.js';
-import { addProductRenames } from './renames.js';
-import { refreshOrUnavailable } from './index-query.js';
+import { filterParams, type RawParams } from './query.js';
+import { hostQueryOf, refreshOrUnavailable } from './index-query.js';
 
 export const FACETS_PATH = '/v3/index/target-intel/facets';
 
@@ -30,11 +29,10 @@ export function registerTargetIntelFacets(app: FastifyInstance, context: AppCont
     async (request) => {
       const raw = request.query as RawParams;
       const filters = filterParams(raw);
-      const query = parseHostQuery(filters);
       const requests = parseFacetFields(raw.fields);
+      const query = await hostQueryOf(filters, context);
       const sync = context.hostIndex;
       await refreshOrUnavailable(sync);
-      await addProductRenames(query, context.storage);
       const result = await sync.readStill((index) => index.facets(query, requests));
       const data: Record<string, FacetCounts> = {};
       for (const [field, counts] of result.counts) data[field] = counts;
