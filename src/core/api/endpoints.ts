@@ -1,0 +1,133 @@
+import type { TSchema } from '@sinclair/typebox';
+import {
+  AdvisoryExportQuery,
+  AdvisoryQuery,
+  CpeSearchQuery,
+  FeedPath,
+  IndexPath,
+  TargetIntelExportQuery,
+  TargetIntelFacetsQuery,
+  TargetIntelQuery,
+  TokenOnlyQuery,
+} from './query/index.js';
+
+/** One endpoint of the API, as both the server and the client read it. */
+export interface Endpoint {
+  method: 'GET';
+  /** Fastify-style path: `:name` marks a path parameter. */
+  path: string;
+  /** The official client's operationId where VulnCheck has the endpoint, else Vulnscope's own. */
+  operationId: string;
+  summary: string;
+  tags: string[];
+  query: TSchema;
+  params?: TSchema;
+  /** The body's media type when it is not JSON. */
+  produces?: 'application/x-ndjson';
+}
+
+/** Every token-authenticated endpoint; the server registers each, the SDK has a method for each. */
+export const ENDPOINTS = {
+  targetIntel: {
+    method: 'GET',
+    path: '/v3/index/target-intel',
+    operationId: 'index_target-intel_get',
+    summary: 'Target intelligence: exposed services by CVE, network, ASN, country, product or classification',
+    tags: ['indices'],
+    query: TargetIntelQuery,
+  },
+  targetIntelFacets: {
+    method: 'GET',
+    path: '/v3/index/target-intel/facets',
+    operationId: 'index_target-intel_facets_get',
+    summary: 'Exact counts of the target-intel matches per value of up to 10 fields',
+    tags: ['indices'],
+    query: TargetIntelFacetsQuery,
+  },
+  targetIntelExport: {
+    method: 'GET',
+    path: '/v3/index/target-intel/export',
+    operationId: 'index_target-intel_export_get',
+    summary: 'Every target-intel match as NDJSON, uncapped; the last line says the export is complete',
+    tags: ['indices'],
+    query: TargetIntelExportQuery,
+    produces: 'application/x-ndjson',
+  },
+  cpeSearch: {
+    method: 'GET',
+    path: '/v3/search/cpe',
+    operationId: 'search_cpe_get',
+    summary: 'CPE search: the CPE names matching the attributes, and the CVEs linked to each',
+    tags: ['endpoints'],
+    query: CpeSearchQuery,
+  },
+  advisories: {
+    method: 'GET',
+    path: '/v4/advisory',
+    operationId: 'v4QueryAdvisories',
+    summary: 'Advisories in CVE-record shape from the loaded feeds, by page or cursor',
+    tags: ['advisory'],
+    query: AdvisoryQuery,
+  },
+  advisoryExport: {
+    method: 'GET',
+    path: '/v4/advisory/export',
+    operationId: 'v4ExportAdvisories',
+    summary: 'Every matching advisory as NDJSON, uncapped; the last line says the export is complete',
+    tags: ['advisory'],
+    query: AdvisoryExportQuery,
+    produces: 'application/x-ndjson',
+  },
+  advisoryFeeds: {
+    method: 'GET',
+    path: '/v4/advisory/list',
+    operationId: 'v4ListAdvisoryFeeds',
+    summary: 'The advisory feeds this token may read',
+    tags: ['advisory'],
+    query: TokenOnlyQuery,
+  },
+  backups: {
+    method: 'GET',
+    path: '/v4/backup',
+    operationId: 'v4ListBackups',
+    summary: 'Backups of the advisory feeds the token may read',
+    tags: ['backup'],
+    query: TokenOnlyQuery,
+  },
+  backup: {
+    method: 'GET',
+    path: '/v4/backup/:feed',
+    operationId: 'v4GetBackupByName',
+    summary: "A feed's backup: a signed download URL, its size and checksum",
+    tags: ['backup'],
+    query: TokenOnlyQuery,
+    params: FeedPath,
+  },
+  indexBackups: {
+    method: 'GET',
+    path: '/v3/backup',
+    operationId: 'backup_get',
+    summary: 'The v3 index backups',
+    tags: ['endpoints'],
+    query: TokenOnlyQuery,
+  },
+  indexes: {
+    method: 'GET',
+    path: '/v3/index',
+    operationId: 'index_get',
+    summary: 'The v3 indexes',
+    tags: ['index'],
+    query: TokenOnlyQuery,
+  },
+  indexBackup: {
+    method: 'GET',
+    path: '/v3/backup/:index',
+    operationId: 'backup_index_get',
+    summary: 'The kept backups of a v3 index, newest first, each with a signed download URL',
+    tags: ['endpoints'],
+    query: TokenOnlyQuery,
+    params: IndexPath,
+  },
+} as const satisfies Record<string, Endpoint>;
+
+export type EndpointName = keyof typeof ENDPOINTS;

@@ -1,0 +1,5 @@
+export * from './advisory.js';
+export * from './backup.js';
+export * from './common.js';
+export * from './cpe-search.js';
+export * from './target-intel.js';
