@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BackupArchive } from '../../../core/api/index.js';
 import { checkDownloadSignature, DOWNLOAD_PREFIX, signedDownloadUrl } from '../../../backup/urls.js';
 import { V3_INDEXES } from '../../../backup/sources.js';
 import { BackupStore, isSafeName, type ArchiveMeta, type BackupKind } from '../../../backup/store.js';
@@ -191,6 +192,7 @@ export function registerBackup(
     schema: {
       summary: 'Download a backup zip (signed URL from /v4/backup/{feed} or /v3/backup/{index}; no token)',
       tags: ['backup'],
+      body200: BackupArchive,
       params: {
         type: 'object',
         properties: { kind: { type: 'string' }, name: { type: 'string' }, file: { type: 'string' } },
