@@ -14,7 +14,7 @@ import { FeedRegistry } from '../../../services/feed-registry.js';
 import type { AppContext } from '../../context.js';
 import { entitlementOf, knownFeeds, listableFeeds } from '../../feed-access.js';
 import { benchmarkSeconds } from '../../plugins/timing.js';
-import { DownloadPath, DownloadQuery, ENDPOINTS } from '../../../core/api/index.js';
+import { BackupArchive, DownloadPath, DownloadQuery, ENDPOINTS } from '../../../core/api/index.js';
 import { routeSchema } from '../../route-schema.js';
 
 const forbidden = (message: string) => new VulnscopeError(403, 'forbidden', message);
@@ -142,6 +142,7 @@ export function registerBackup(
     schema: {
       summary: 'Download a backup zip (signed URL from /v4/backup/{feed} or /v3/backup/{index}; no token)',
       tags: ['backup'],
+      body200: BackupArchive,
       params: DownloadPath,
       querystring: DownloadQuery,
     },
