@@ -25,12 +25,20 @@ export function sharedDataFile(relative: string): string | undefined {
   return fs.existsSync(file) ? file : undefined;
 }
 
-const heads = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-fixture-heads-'));
-process.once('exit', () => fs.rmSync(heads, { recursive: true, force: true }));
+let heads: string | undefined;
+
+/** The directory of fixture heads, made on first use: a test worker may end without an `exit` event. */
+function headsDirectory(): string {
+  if (heads) return heads;
+  const made = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-fixture-heads-'));
+  process.once('exit', () => fs.rmSync(made, { recursive: true, force: true }));
+  heads = made;
+  return made;
+}
 
 /** The first `count` lines of a gzipped JSON Lines fixture, as a temporary plain file. */
 export async function fixtureHead(relative: string, count: number): Promise<string> {
-  const target = path.join(heads, `${path.basename(relative).replace(/\.(jsonl|ndjson)\.gz$/, '')}-${count}.jsonl`);
+  const target = path.join(headsDirectory(), `${path.basename(relative).replace(/\.(jsonl|ndjson)\.gz$/, '')}-${count}.jsonl`);
   if (fs.existsSync(target)) return target;
   const input = fs.createReadStream(fixture(relative)).pipe(zlib.createGunzip());
   const lines: string[] = [];
