@@ -5,6 +5,7 @@ interface PropertySchema {
   type?: string;
   const?: unknown;
   anyOf?: PropertySchema[];
+  enum?: unknown[];
 }
 
 /** Parameters whose mere presence is their value: `?start_cursor` starts a walk as the official clients send it. */
@@ -14,6 +15,7 @@ const BARE_FLAGS = new Set(['start_cursor']);
 function isCaseless(schema: PropertySchema): boolean {
   if (schema.type === 'boolean') return true;
   if (typeof schema.const === 'string') return true;
+  if (schema.enum) return schema.enum.every((word) => typeof word === 'string');
   return schema.anyOf?.every((branch) => typeof branch.const === 'string') ?? false;
 }
 

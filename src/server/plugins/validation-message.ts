@@ -4,6 +4,7 @@ interface PropertySchema {
   type?: string;
   const?: unknown;
   anyOf?: PropertySchema[];
+  enum?: unknown[];
   minimum?: number;
   maximum?: number;
   maxLength?: number;
@@ -15,7 +16,8 @@ const SHOWN_VALUE_MAX = 64;
 
 /** What a declared parameter accepts, in words. */
 function expectation(schema: PropertySchema, keyword: string): string {
-  const words = schema.anyOf?.map((branch) => branch.const) ?? (schema.const !== undefined ? [schema.const] : []);
+  const words =
+    schema.enum ?? schema.anyOf?.map((branch) => branch.const) ?? (schema.const !== undefined ? [schema.const] : []);
   if (words.length > 0) return `must be one of ${words.join(', ')}`;
   if (schema.type === 'boolean') return 'must be true or false';
   if (schema.type === 'integer') {

@@ -1,4 +1,4 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type TSchema, Type, type TUnsafe } from '@sinclair/typebox';
 
 /** What every declared parameter may carry besides its JSON Schema: the rules a schema cannot say. */
 export const optional = <T extends TSchema>(schema: T) => Type.Optional(schema);
@@ -23,7 +23,11 @@ export const TokenParameter = {
   token: optional(Type.String({ description: 'The API token, when not sent in a header or cookie' })),
 };
 
-export const Order = Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'Sort direction' });
+/** One of fixed words, as a JSON Schema `enum` (what client generators turn into enum types). */
+export const Words = <const T extends readonly string[]>(values: T, description: string): TUnsafe<T[number]> =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
+
+export const Order = Words(['asc', 'desc'], 'Sort direction');
 
 /** A cursor walk continues with the opaque `_meta.next_cursor` of the previous page. */
 export const CursorParameter = Type.String({

@@ -1,7 +1,17 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { CursorParameter, CVE_PATTERN, DateOrDateTime, Flag, Order, optional, Text, TokenParameter } from './common.js';
+import {
+  CursorParameter,
+  CVE_PATTERN,
+  DateOrDateTime,
+  Flag,
+  Order,
+  optional,
+  Text,
+  TokenParameter,
+  Words,
+} from './common.js';
 
-const Protocol = (description: string) => Type.Union([Type.Literal('tcp'), Type.Literal('udp')], { description });
+const Protocol = (description: string) => Words(['tcp', 'udp'], description);
 
 /**
  * The filters of `/v3/index/target-intel`, its facets and its export; a cursor carries them.
@@ -76,12 +86,7 @@ export const TargetIntelQuery = Type.Object(
     ),
     start_cursor: optional(Flag('Start a cursor walk (true); page on with `cursor`')),
     cursor: optional(CursorParameter),
-    sort: optional(
-      Type.Union(
-        TARGET_INTEL_SORTS.map((sort) => Type.Literal(sort)),
-        { description: 'Sort field (default timestamp)' },
-      ),
-    ),
+    sort: optional(Words(TARGET_INTEL_SORTS, 'Sort field (default timestamp)')),
     order: optional(Order),
     explain: optional(Flag('Add `cve_evidence` to each record: the fingerprint, criterion and range that matched')),
     show_pages: optional(Flag('Add page links to `_meta`')),
