@@ -1,4 +1,5 @@
 import { ENDPOINTS, type EndpointName } from '../core/api/index.js';
+import { VulnscopeServerError } from './errors.js';
 import { exportRecords } from './ndjson.js';
 import { type CallOptions, resolveOptions, type VulnscopeOptions } from './options.js';
 import { type QueryValues, Transport } from './transport.js';
@@ -166,7 +167,12 @@ export class Vulnscope {
     do {
       const next = await page(cursor);
       yield next;
-      cursor = next._meta?.next_cursor;
+      const following = next._meta?.next_cursor;
+      // A server that hands back the cursor it was given would keep a walk going for ever.
+      if (following !== undefined && following === cursor) {
+        throw new VulnscopeServerError('the server answered a cursor with the same cursor: the walk cannot go on', {});
+      }
+      cursor = following;
     } while (cursor);
   }
 }

@@ -179,6 +179,19 @@ describe('SDK failures', () => {
     expect(requests).toBe(1);
   });
 
+  it('a walk whose server repeats a cursor stops with a server error', async () => {
+    let requests = 0;
+    const client = await serve((_request, response) => {
+      requests++;
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"_meta":{"next_cursor":"same"},"data":[{"ip":"192.0.2.1"}]}');
+    });
+    const error = await failure(() => drain(client.targetIntelRecords()));
+    expect(error.kind).toBe('server');
+    expect(requests).toBe(2);
+  });
+
   it('a 200 that is not JSON is a server error', async () => {
     const client = await serve((_request, response) => response.writeHead(200).end('<html>'));
     expect((await failure(() => client.indexes())).kind).toBe('server');
