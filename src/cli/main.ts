@@ -9,8 +9,8 @@ import { parseTokenRateLimit } from '../core/rate-limit.js';
 import type { ScanFormat } from '../ingest/readers/index.js';
 import { VERSION } from '../version.js';
 import { VulnscopeApiError } from '../client/errors.js';
-import { exitStatusOf } from './client/connect.js';
-import { registerBackupClientCommands, registerClientCommands } from './client/register.js';
+import { exitStatusOf } from './client/exit-status.js';
+import { registerBackupClientCommands, registerClientCommands, SCHEMA_COMMANDS } from './client/register.js';
 import type { IngestAdvisoriesOptions } from './commands/ingest-advisories.js';
 import type { IngestCpeDictionaryOptions } from './commands/knowledge.js';
 import type { SyncCommandOptions } from './commands/sync.js';
@@ -311,7 +311,11 @@ backup
     (await commands.backup()).backupList(config({ backupDir: options.backupDir }), Boolean(options.json), options),
   );
 registerBackupClientCommands(backup, config);
-registerClientCommands(program, config);
+registerClientCommands(
+  program,
+  config,
+  process.argv.slice(2).some((arg) => SCHEMA_COMMANDS.has(arg)) ? await import('../core/api/index.js') : undefined,
+);
 
 const token = program.command('token').description('manage API tokens');
 token

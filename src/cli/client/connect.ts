@@ -1,11 +1,5 @@
-/**
- * The SDK client of the CLI's client commands, and what each SDK failure means as an exit status:
- * 2 usage (a missing URL or token, a parameter the server refused), 3 authentication or
- * entitlement (401, 402, 403), 4 rate limited after the retries (429), 5 server or network
- * (5xx, unreachable, timeout, a cut export), 1 anything else (404).
- */
+/** The SDK client of the CLI's client commands: the server and token from the flags or the config. */
 import { Vulnscope } from '../../client/index.js';
-import type { VulnscopeApiError } from '../../client/errors.js';
 import type { Config } from '../../config.js';
 import { VERSION } from '../../version.js';
 
@@ -25,25 +19,4 @@ export function connect(config: Config, options: ConnectOptions = {}): Vulnscope
     onRetry: ({ request, attempt, waitMs }) =>
       process.stderr.write(`${request}: rate limited; retrying in ${Math.ceil(waitMs / 1000)} s (retry ${attempt})\n`),
   });
-}
-
-export function exitStatusOf(error: VulnscopeApiError): number {
-  switch (error.kind) {
-    case 'config':
-      return 2;
-    case 'request':
-      return error.status === 400 ? 2 : 1;
-    case 'auth':
-    case 'entitlement':
-      return 3;
-    case 'rate-limit':
-      return 4;
-    case 'server':
-    case 'network':
-    case 'timeout':
-    case 'incomplete':
-      return 5;
-    default:
-      return 1;
-  }
 }

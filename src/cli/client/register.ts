@@ -4,17 +4,16 @@
  * one: `index list <index>`, `indices list`, `cpe <scheme>`, `backup url|download <name>`.
  * Filter and paging options come from the endpoints' query schemas (src/core/api).
  */
+import type { TObject } from '@sinclair/typebox';
 import type { Command } from 'commander';
-import {
-  AdvisoryExportQuery,
-  AdvisoryQuery,
-  CpeSearchQuery,
-  TargetIntelExportQuery,
-  TargetIntelFacetsQuery,
-  TargetIntelQuery,
-} from '../../core/api/index.js';
 import type { Config, ConfigOverrides } from '../../config.js';
 import { addSchemaOptions } from './schema-options.js';
+
+/** The query schemas of src/core/api (TypeBox takes a while to load: only for these commands). */
+export type ApiSchemas = typeof import('../../core/api/index.js');
+
+/** The commands whose options come from the schemas: main.ts loads them when one is named. */
+export const SCHEMA_COMMANDS = new Set(['index', 'advisory', 'cpe', 'help']);
 
 const load = {
   index: () => import('../commands/index-query.js'),
@@ -37,11 +36,21 @@ export function clientOptions(command: Command, output: Array<'json' | 'ndjson' 
   return command;
 }
 
-export function registerClientCommands(program: Command, config: (own?: ConfigOverrides) => Config): void {
+/**
+ * Registers the client commands. Without `api` (none of them is on the command line) they are
+ * listed in the help without their filter options.
+ */
+export function registerClientCommands(
+  program: Command,
+  config: (own?: ConfigOverrides) => Config,
+  api: ApiSchemas | undefined,
+): void {
+  const withOptions = (command: Command, schema: (api: ApiSchemas) => TObject) =>
+    api ? addSchemaOptions(command, schema(api)) : command;
   const index = program
     .command('index')
     .description('query an index of a server: target-intel (env VULNSCOPE_URL, VULNSCOPE_TOKEN; see docs/client.md)');
-  addSchemaOptions(
+  withOptions(
     clientOptions(
       index
         .command('list')
@@ -49,18 +58,18 @@ export function registerClientCommands(program: Command, config: (own?: ConfigOv
         .argument('<index>', 'the index: target-intel'),
       ['json', 'ndjson', 'all'],
     ),
-    TargetIntelQuery,
+    (a) => a.TargetIntelQuery,
   ).action(async (name: string, options: Options) => (await load.index()).indexList(config(), name, options));
-  addSchemaOptions(
+  withOptions(
     clientOptions(
       index
         .command('facets')
         .description('count the matching records per value of up to 10 fields (--fields country_code,port:20)')
         .argument('<index>', 'the index: target-intel'),
     ),
-    TargetIntelFacetsQuery,
+    (a) => a.TargetIntelFacetsQuery,
   ).action(async (name: string, options: Options) => (await load.index()).indexFacets(config(), name, options));
-  addSchemaOptions(
+  withOptions(
     clientOptions(
       index
         .command('export')
@@ -70,7 +79,7 @@ export function registerClientCommands(program: Command, config: (own?: ConfigOv
         .argument('<index>', 'the index: target-intel'),
       [],
     ),
-    TargetIntelExportQuery,
+    (a) => a.TargetIntelExportQuery,
   ).action(async (name: string, options: Options) => (await load.index()).indexExport(config(), name, options));
 
   const indices = program.command('indices').description("a server's v3 indexes");
@@ -81,16 +90,16 @@ export function registerClientCommands(program: Command, config: (own?: ConfigOv
   const advisory = program
     .command('advisory')
     .description("query a server's advisories (env VULNSCOPE_URL, VULNSCOPE_TOKEN; see docs/client.md)");
-  addSchemaOptions(
+  withOptions(
     clientOptions(
       advisory
         .command('list')
         .description('list the advisories matching the filters: one page, or every page with --all'),
       ['json', 'ndjson', 'all'],
     ),
-    AdvisoryQuery,
+    (a) => a.AdvisoryQuery,
   ).action(async (options: Options) => (await load.advisory()).advisoryList(config(), options));
-  addSchemaOptions(
+  withOptions(
     clientOptions(
       advisory
         .command('export')
@@ -99,13 +108,13 @@ export function registerClientCommands(program: Command, config: (own?: ConfigOv
         ),
       [],
     ),
-    AdvisoryExportQuery,
+    (a) => a.AdvisoryExportQuery,
   ).action(async (options: Options) => (await load.advisory()).advisoryExport(config(), options));
   clientOptions(advisory.command('feeds').description('list the advisory feeds the token may read')).action(
     async (options: Options) => (await load.advisory()).advisoryFeeds(config(), options),
   );
 
-  addSchemaOptions(
+  withOptions(
     clientOptions(
       program
         .command('cpe')
@@ -116,7 +125,7 @@ export function registerClientCommands(program: Command, config: (own?: ConfigOv
         ),
       ['json', 'ndjson'],
     ),
-    CpeSearchQuery,
+    (a) => a.CpeSearchQuery,
   ).action(async (cpe: string | undefined, options: Options) => (await load.cpe()).cpeSearch(config(), cpe, options));
 }
 
