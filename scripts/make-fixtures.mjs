@@ -64,10 +64,8 @@ write(
   gzip(readFileSync(path.join(source, 'vendor/apache_httpd_cna_cve_json.jsonl'))),
 );
 mkdirSync(path.join(target, 'contract'), { recursive: true });
-copyFileSync(
-  path.join(contract, 'vulncheck-openapi.subset.json'),
-  path.join(target, 'contract', 'vulncheck-openapi.subset.json'),
-);
+for (const file of ['vulncheck-openapi.subset.json', 'vulncheck-openapi.lookups.json'])
+  copyFileSync(path.join(contract, file), path.join(target, 'contract', file));
 
 const vulnrichment = gunzipSync(readFileSync(path.join(source, 'cve5-vulnrichment.dev.ndjson.gz')))
   .toString('utf8')

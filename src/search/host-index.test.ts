@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../ingest/demo/random.js';
-import { parseHostQuery } from '../server/routes/target-intel/query.js';
+import { parseHostQuery, typedFilters } from '../server/routes/target-intel/query.js';
 import type { IndexEntry } from '../core/host-record.js';
 import { HostIndex } from './host-index.js';
 
@@ -56,7 +56,7 @@ function randomEntry(random: SeededRandom, id: number): IndexEntry {
 }
 
 const matching = (index: HostIndex, params: Record<string, string>) =>
-  [...index.evaluate(parseHostQuery(params))].sort((a, b) => a - b);
+  [...index.evaluate(parseHostQuery(typedFilters(params)))].sort((a, b) => a - b);
 
 describe('HostIndex under churn (records hold group ids, families come from their columns)', () => {
   it.each([1, 2, 3, 4])('answers as an index built from the final state (seed %i)', (seed) => {
@@ -112,7 +112,7 @@ describe('HostIndex under churn (records hold group ids, families come from thei
     const before = combined.map((params) => matching(index, params));
     for (const params of combined) {
       for (const snapshotSeq of [undefined, 200]) {
-        const page = index.page(parseHostQuery(params), {
+        const page = index.page(parseHostQuery(typedFilters(params)), {
           sort: 'timestamp',
           order: 'desc',
           offset: 0,

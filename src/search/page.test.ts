@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../ingest/demo/random.js';
-import { parseHostQuery } from '../server/routes/target-intel/query.js';
+import { parseHostQuery, typedFilters } from '../server/routes/target-intel/query.js';
 import type { IndexEntry } from '../core/host-record.js';
 import type { PageRequest } from './host-query.js';
 import { HostIndex } from './host-index.js';
@@ -47,7 +47,7 @@ describe('paging large buckets by time', () => {
         for (const offset of [0, 37, 950, 5000]) cases.push({ params, sort, order, offset });
 
   it.each(cases)('$sort $order from $offset of $params equals a full sort', ({ params, sort, order, offset }) => {
-    const query = parseHostQuery(params);
+    const query = parseHostQuery(typedFilters(params));
     const matches = new Set(index.evaluate(query));
     const key = (e: IndexEntry) => (sort === 'timestamp' ? e.observedAt : e.dateAdded);
     const expected = entries

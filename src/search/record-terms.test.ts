@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHostQuery } from '../server/routes/target-intel/query.js';
+import { parseHostQuery, typedFilters } from '../server/routes/target-intel/query.js';
 import type { IndexEntry } from '../core/host-record.js';
 import { HostIndex } from './host-index.js';
 
@@ -33,7 +33,7 @@ function entry(id: number, fingerprintsJson: string, cvesJson = '[]', classifica
 }
 
 const ids = (index: HostIndex, params: Record<string, string>) =>
-  [...index.evaluate(parseHostQuery(params))].sort((a, b) => a - b);
+  [...index.evaluate(parseHostQuery(typedFilters(params)))].sort((a, b) => a - b);
 
 describe('index terms remembered per list text', () => {
   it.each<{ params: Record<string, string>; expected: number[] }>([

@@ -13,6 +13,7 @@ import { redactCredentials, requireToken } from './plugins/auth.js';
 import { answerClientError, frameworkErrorHandler, registerErrorHandling } from './plugins/errors.js';
 import { enforceRateLimit } from './plugins/rate-limit.js';
 import { registerRequestTextChecks } from './plugins/request-text.js';
+import { registerQueryNormaliser } from './plugins/query-normaliser.js';
 import { registerResponseHeaders } from './plugins/response-headers.js';
 import { registerTiming } from './plugins/timing.js';
 import { createRateLimiter } from './rate-limit/limiter.js';
@@ -73,7 +74,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   };
   const app: FastifyInstance = Fastify({
     logger,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: true, useDefaults: false } },
     // Errors raised before routing, and requests Node's parser refuses, in the documented shape.
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler: (error, socket) => answerClientError(error, socket, app.log),
@@ -87,6 +88,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerTiming(app);
   registerErrorHandling(app);
   registerRequestTextChecks(app);
+  registerQueryNormaliser(app);
   registerResponseHeaders(app);
   app.addHook('onSend', async (_request, reply, payload) => {
     // A draining server lets every connection end with its current response.

@@ -2,28 +2,6 @@ import { badRequest } from '../core/errors.js';
 
 /** Shared parsers for query parameters: each failure is a 400 naming the parameter. */
 
-export function parseBoolean(name: string, value: string): boolean {
-  const lower = value.toLowerCase();
-  if (lower === 'true') return true;
-  if (lower === 'false') return false;
-  throw badRequest(`parameter "${name}" must be true or false, got "${value}"`);
-}
-
-export function parseInteger(name: string, value: string, min: number, max: number): number {
-  if (!/^\d+$/.test(value)) throw badRequest(`parameter "${name}" must be a whole number, got "${value}"`);
-  const n = Number(value);
-  if (n < min || n > max) throw badRequest(`parameter "${name}" must be between ${min} and ${max}, got ${value}`);
-  return n;
-}
-
-export function parseEnum<T extends string>(name: string, value: string, allowed: readonly T[]): T {
-  const lower = value.toLowerCase() as T;
-  if (!allowed.includes(lower)) {
-    throw badRequest(`parameter "${name}" must be one of ${allowed.join(', ')}, got "${value}"`);
-  }
-  return lower;
-}
-
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|([+-])(\d{2}):?(\d{2}))$/;
 const DAY_MS = 86_400_000;

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FILTER_PARAMETERS, PAGING_PARAMETERS } from '../../src/server/routes/advisory/parameters.js';
-import { CPE_SEARCH_CLIENT_PARAMETERS, CPE_SEARCH_PARAMETERS } from '../../src/server/routes/cpe-search/query.js';
-import { CLIENT_PARAMETERS, TARGET_INTEL_PARAMETERS } from '../../src/server/routes/target-intel/parameters.js';
+import { AdvisoryQuery, CpeSearchQuery, TargetIntelQuery } from '../../src/core/api/index.js';
 import { engineCases } from '../support/engines.js';
 import { FEED, loadFeed, startBackupApp, type BackupTestApp } from '../backup/support.js';
 
@@ -20,16 +18,10 @@ const DOWNLOAD = '/backup-files/v4/backup-feed/backup-feed-1.zip';
 
 /** Endpoint × every query parameter it knows. */
 const QUERY_CASES: Array<[string, string]> = [
-  ...[...FILTER_PARAMETERS, ...PAGING_PARAMETERS, 'token'].map((name): [string, string] => ['/v4/advisory', name]),
+  ...Object.keys(AdvisoryQuery.properties).map((name): [string, string] => ['/v4/advisory', name]),
   ['/v4/advisory/list', 'token'],
-  ...[...TARGET_INTEL_PARAMETERS.map((p) => p.name), ...CLIENT_PARAMETERS].map((name): [string, string] => [
-    '/v3/index/target-intel',
-    name,
-  ]),
-  ...[...CPE_SEARCH_PARAMETERS, ...CPE_SEARCH_CLIENT_PARAMETERS].map((name): [string, string] => [
-    '/v3/search/cpe',
-    name,
-  ]),
+  ...Object.keys(TargetIntelQuery.properties).map((name): [string, string] => ['/v3/index/target-intel', name]),
+  ...Object.keys(CpeSearchQuery.properties).map((name): [string, string] => ['/v3/search/cpe', name]),
   ['/v4/backup', 'token'],
   [`/v4/backup/${FEED}`, 'token'],
   ['/v3/backup', 'token'],

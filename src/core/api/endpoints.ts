@@ -10,6 +10,20 @@ import {
   TargetIntelQuery,
   TokenOnlyQuery,
 } from './query/index.js';
+import {
+  AdvisoryExportLine,
+  AdvisoryFeeds,
+  AdvisoryPage,
+  CpeSearchPage,
+  TargetIntelExportLine,
+  TargetIntelFacets,
+  TargetIntelPage,
+  V3Backup,
+  V3BackupList,
+  V3IndexList,
+  V4Backup,
+  V4BackupList,
+} from './response/index.js';
 
 /** One endpoint of the API, as both the server and the client read it. */
 export interface Endpoint {
@@ -24,6 +38,8 @@ export interface Endpoint {
   params?: TSchema;
   /** The body's media type when it is not JSON. */
   produces?: 'application/x-ndjson';
+  /** The 200 body; for NDJSON, one line of it. */
+  response: TSchema;
 }
 
 /** Every token-authenticated endpoint; the server registers each, the SDK has a method for each. */
@@ -35,6 +51,7 @@ export const ENDPOINTS = {
     summary: 'Target intelligence: exposed services by CVE, network, ASN, country, product or classification',
     tags: ['indices'],
     query: TargetIntelQuery,
+    response: TargetIntelPage,
   },
   targetIntelFacets: {
     method: 'GET',
@@ -43,6 +60,7 @@ export const ENDPOINTS = {
     summary: 'Exact counts of the target-intel matches per value of up to 10 fields',
     tags: ['indices'],
     query: TargetIntelFacetsQuery,
+    response: TargetIntelFacets,
   },
   targetIntelExport: {
     method: 'GET',
@@ -51,6 +69,7 @@ export const ENDPOINTS = {
     summary: 'Every target-intel match as NDJSON, uncapped; the last line says the export is complete',
     tags: ['indices'],
     query: TargetIntelExportQuery,
+    response: TargetIntelExportLine,
     produces: 'application/x-ndjson',
   },
   cpeSearch: {
@@ -60,6 +79,7 @@ export const ENDPOINTS = {
     summary: 'CPE search: the CPE names matching the attributes, and the CVEs linked to each',
     tags: ['endpoints'],
     query: CpeSearchQuery,
+    response: CpeSearchPage,
   },
   advisories: {
     method: 'GET',
@@ -68,6 +88,7 @@ export const ENDPOINTS = {
     summary: 'Advisories in CVE-record shape from the loaded feeds, by page or cursor',
     tags: ['advisory'],
     query: AdvisoryQuery,
+    response: AdvisoryPage,
   },
   advisoryExport: {
     method: 'GET',
@@ -76,6 +97,7 @@ export const ENDPOINTS = {
     summary: 'Every matching advisory as NDJSON, uncapped; the last line says the export is complete',
     tags: ['advisory'],
     query: AdvisoryExportQuery,
+    response: AdvisoryExportLine,
     produces: 'application/x-ndjson',
   },
   advisoryFeeds: {
@@ -85,6 +107,7 @@ export const ENDPOINTS = {
     summary: 'The advisory feeds this token may read',
     tags: ['advisory'],
     query: TokenOnlyQuery,
+    response: AdvisoryFeeds,
   },
   backups: {
     method: 'GET',
@@ -93,6 +116,7 @@ export const ENDPOINTS = {
     summary: 'Backups of the advisory feeds the token may read',
     tags: ['backup'],
     query: TokenOnlyQuery,
+    response: V4BackupList,
   },
   backup: {
     method: 'GET',
@@ -102,6 +126,7 @@ export const ENDPOINTS = {
     tags: ['backup'],
     query: TokenOnlyQuery,
     params: FeedPath,
+    response: V4Backup,
   },
   indexBackups: {
     method: 'GET',
@@ -110,6 +135,7 @@ export const ENDPOINTS = {
     summary: 'The v3 index backups',
     tags: ['endpoints'],
     query: TokenOnlyQuery,
+    response: V3BackupList,
   },
   indexes: {
     method: 'GET',
@@ -118,6 +144,7 @@ export const ENDPOINTS = {
     summary: 'The v3 indexes',
     tags: ['index'],
     query: TokenOnlyQuery,
+    response: V3IndexList,
   },
   indexBackup: {
     method: 'GET',
@@ -127,6 +154,7 @@ export const ENDPOINTS = {
     tags: ['endpoints'],
     query: TokenOnlyQuery,
     params: IndexPath,
+    response: V3Backup,
   },
 } as const satisfies Record<string, Endpoint>;
 

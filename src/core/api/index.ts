@@ -1,2 +1,3 @@
 export * from './endpoints.js';
 export * from './query/index.js';
+export * from './response/index.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { IndexEntry } from '../../core/host-record.js';
 import type { Fingerprint } from '../../core/observation.js';
 import { SeededRandom } from '../../ingest/demo/random.js';
-import { parseHostQuery } from '../../server/routes/target-intel/query.js';
+import { parseHostQuery, typedFilters } from '../../server/routes/target-intel/query.js';
 import { HostIndex } from '../host-index.js';
 import { FACET_FIELDS, type FacetCounts, type FacetField, NUMERIC_FIELDS } from './fields.js';
 
@@ -144,7 +144,7 @@ describe.each<[string, Spread]>([
     const index = new HostIndex();
     const current = new Map<number, IndexEntry>();
     const expectNaiveCounts = async (params: Record<string, string>) => {
-      const query = parseHostQuery(params);
+      const query = parseHostQuery(typedFilters(params));
       const ids = index.page(query, { sort: 'port', order: 'asc', offset: 0, limit: 1e6 }).ids;
       const entries = ids.map((id) => current.get(id)!);
       const top = random.int(1, 4);
@@ -183,10 +183,10 @@ describe('facet counts', () => {
         randomEntry(random, id, { ports: [80, 443], hours: 30, records: 500, steps: 500, checkEvery: 500 }),
         id,
       );
-    const query = parseHostQuery({ vendor: 'apache', contains_cve: 'true' });
+    const query = parseHostQuery(typedFilters({ vendor: 'apache', contains_cve: 'true' }));
     const before = [...index.evaluate(query)];
     await index.facets(query, [{ field: 'cve', top: 3 }]);
-    await index.facets(parseHostQuery({}), [{ field: 'port', top: 3 }]);
+    await index.facets(parseHostQuery(typedFilters({})), [{ field: 'port', top: 3 }]);
     expect([...index.evaluate(query)]).toEqual(before);
     expect(index.size).toBe(500);
   });

@@ -25,9 +25,9 @@ export interface CursorState {
 
 /** The parameters that choose how a request pages. */
 export interface PagingParameters {
-  page?: string;
+  page?: number;
   cursor?: string;
-  start_cursor?: string;
+  start_cursor?: unknown;
 }
 
 /**
@@ -37,7 +37,7 @@ export interface PagingParameters {
 export function pagingMode(raw: PagingParameters): 'page' | 'start' | 'continue' {
   const hasCursor = raw.cursor !== undefined && raw.cursor !== '';
   const startsCursor = raw.start_cursor !== undefined;
-  if (raw.page !== undefined && raw.page !== '' && (hasCursor || startsCursor)) {
+  if (raw.page !== undefined && (hasCursor || startsCursor)) {
     throw badRequest(`parameter "page" cannot be combined with "${hasCursor ? 'cursor' : 'start_cursor'}"`);
   }
   return hasCursor ? 'continue' : startsCursor ? 'start' : 'page';
@@ -66,18 +66,14 @@ export function openCursor<S extends CursorState>(secret: string, cursor: string
   return state;
 }
 
-/** A parameter a cursor fixes: its value in this request (if any), and whether that is the cursor's. */
-export type RepeatedParameter = readonly [
-  name: string,
-  given: string | undefined,
-  sameAsCursor: (given: string) => boolean,
-];
+/** A parameter a cursor fixes: its value in this request (if any), and the cursor's. */
+export type RepeatedParameter = readonly [name: string, given: string | number | undefined, cursors: string | number];
 
 /**
  * A client may repeat a walk's parameters alongside its cursor; it may not change them mid-walk
  * (a 400 naming the first that differs). `filters` are this request's non-empty filter
  * parameters, each of which must equal the cursor's; `repeated` are the other parameters the
- * cursor fixes (limit, sort, …), checked only when given non-empty.
+ * cursor fixes (limit, sort, …), checked only when given.
  */
 export function requireSameWalk(
   state: CursorState,
@@ -87,8 +83,8 @@ export function requireSameWalk(
   for (const [name, value] of Object.entries(filters)) {
     if (state.f[name] !== value) throw differsFromCursor(name);
   }
-  for (const [name, given, sameAsCursor] of repeated) {
-    if (given !== undefined && given !== '' && !sameAsCursor(given)) throw differsFromCursor(name);
+  for (const [name, given, cursors] of repeated) {
+    if (given !== undefined && given !== cursors) throw differsFromCursor(name);
   }
 }
 

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { VulnscopeError } from '../../core/errors.js';
 import { JSON_RESPONSE_HEADERS } from './response-headers.js';
+import { describeValidation } from './validation-message.js';
 
 export const errorBody = (message: string) => ({ error: true, errors: [message] });
 
@@ -21,7 +22,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(error.status).send(errorBody(error.publicMessage));
     }
     if ((error as FastifyError).validation) {
-      return reply.status(400).send(errorBody(describeValidation(error as FastifyError)));
+      return reply.status(400).send(errorBody(describeValidation(error as FastifyError, request)));
     }
     const status = (error as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {
@@ -110,18 +111,4 @@ export function answerClientError(error: Error, socket: Duplex, log?: FastifyBas
     );
   }
   socket.destroy();
-}
-
-/** Turns a schema failure into a sentence naming the parameter. */
-function describeValidation(error: FastifyError): string {
-  const first = error.validation![0]!;
-  const params = first.params as Record<string, unknown>;
-  if (first.keyword === 'additionalProperties') {
-    return `unknown parameter "${String(params.additionalProperty)}"`;
-  }
-  const name = first.instancePath.replace(/^\//, '').split('/')[0] || String(params.missingProperty ?? '');
-  if (first.keyword === 'type' && params.type === 'string') {
-    return `parameter "${name}" must be given once, as a single value`;
-  }
-  return `parameter "${name}" ${first.message ?? 'is invalid'}`;
 }

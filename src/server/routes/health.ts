@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Health, Liveness, NoQuery } from '../../core/api/index.js';
 import type { AppContext } from '../context.js';
 import type { RateLimiter } from '../rate-limit/limiter.js';
 
@@ -12,12 +13,27 @@ import type { RateLimiter } from '../rate-limit/limiter.js';
 export function registerHealth(app: FastifyInstance, context: AppContext, rateLimiter: RateLimiter): void {
   app.get(
     '/healthz/live',
-    { schema: { summary: 'Liveness: 200 while the process runs', tags: ['service'] } },
+    {
+      schema: {
+        summary: 'Liveness: 200 while the process runs',
+        tags: ['service'],
+        querystring: NoQuery,
+        body200: Liveness,
+      },
+    },
     async () => ({ live: true }),
   );
   app.get(
     '/healthz',
-    { schema: { summary: 'Readiness: 200 when this process serves the API, else 503', tags: ['service'] } },
+    {
+      schema: {
+        summary: 'Readiness: 200 when this process serves the API, else 503',
+        tags: ['service'],
+        querystring: NoQuery,
+        body200: Health,
+        body503: Health,
+      },
+    },
     async (request, reply) => {
       let status: string = context.lifecycle.state;
       if (context.lifecycle.ready) {

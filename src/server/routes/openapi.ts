@@ -1,4 +1,8 @@
+import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { ErrorBody, OpenApiDocument, TokenOnlyQuery } from '../../core/api/index.js';
+import { SchemaComponents } from './openapi-components.js';
+import { ARCHIVE_PARAMETERS, errorResponses, okResponses, ownUnavailable } from './openapi-responses.js';
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -8,10 +12,17 @@ declare module 'fastify' {
     operationId?: string;
     /** The response's media type when not JSON (exports: NDJSON). */
     produces?: string;
+    /**
+     * The 200 body, for the document only (Fastify's `response` key would re-serialise every
+     * body); routes of `ENDPOINTS` get theirs from there.
+     */
+    body200?: TSchema;
+    /** A 503 body of the route's own, besides the error shape (the readiness probe's). */
+    body503?: TSchema;
   }
 }
 
-interface CollectedRoute {
+export interface CollectedRoute {
   method: string;
   url: string;
   schema: Record<string, unknown>;
@@ -46,7 +57,18 @@ export function registerOpenApi(
   version: string,
   publicUrl: string,
 ): void {
-  app.get('/openapi.json', async () => buildDocument(routes, version, publicUrl));
+  app.get(
+    '/openapi.json',
+    {
+      schema: {
+        summary: 'This document: OpenAPI 3.1',
+        tags: ['service'],
+        querystring: TokenOnlyQuery,
+        body200: OpenApiDocument,
+      },
+    },
+    async () => buildDocument(routes, version, publicUrl),
+  );
 }
 
 /** Every way a token may be sent; each is accepted alone. */
@@ -61,59 +83,23 @@ const TAGS = [
   { name: 'service', description: 'Health, identity and this document' },
 ];
 
-const errorResponse = (description: string, headers: Record<string, unknown> = {}) => ({
-  description,
-  ...(Object.keys(headers).length > 0 ? { headers } : {}),
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
-});
-
-const RETRY_AFTER = {
-  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
-};
-const RATE_LIMIT_HEADERS = {
-  ...RETRY_AFTER,
-  'RateLimit-Policy': { description: "The token's budget for this endpoint group", schema: { type: 'string' } },
-  RateLimit: { description: 'What is left of the budget and when it resets', schema: { type: 'string' } },
-};
-
-/** The error answers a route can give: 400 and 503 on every route; 401, 402, 404 and 429 where they apply. */
-function errorResponses(route: CollectedRoute, path: string) {
-  return {
-    '400': errorResponse('Bad Request: a parameter is unknown, repeated or invalid (the message names it)'),
-    ...(route.secured
-      ? {
-          '401': errorResponse('Unauthorized: no token, or an unknown, revoked or expired one'),
-          '429': errorResponse(
-            'Too Many Requests: the token spent its budget, or an export is already running',
-            RATE_LIMIT_HEADERS,
-          ),
-        }
-      : {}),
-    ...(path.startsWith('/v4/') ? { '402': errorResponse('Payment Required: the token may not read that feed') } : {}),
-    ...(route.secured
-      ? {}
-      : path.includes('{')
-        ? { '403': errorResponse('Forbidden: the signature is invalid or expired') }
-        : {}),
-    ...(path.includes('{') ? { '404': errorResponse('Not Found') } : {}),
-    '503': errorResponse('Service Unavailable: starting, draining, or the database does not answer', RETRY_AFTER),
-  };
-}
-
 function buildDocument(routes: CollectedRoute[], version: string, publicUrl: string) {
+  const schemas = new SchemaComponents();
+  schemas.use(ErrorBody);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
     const parameters: unknown[] = [];
-    const query = route.schema.querystring as { properties?: Record<string, unknown> } | undefined;
+    const query = route.schema.querystring as ObjectSchema | undefined;
     for (const [name, schema] of Object.entries(query?.properties ?? {})) {
-      parameters.push({ name, in: 'query', required: false, schema: stripTypebox(schema) });
+      parameters.push(parameterOf(name, 'query', query?.required?.includes(name) ?? false, schema));
     }
-    const params = route.schema.params as { properties?: Record<string, unknown> } | undefined;
+    const params = route.schema.params as ObjectSchema | undefined;
     for (const [name, schema] of Object.entries(params?.properties ?? {})) {
-      parameters.push({ name, in: 'path', required: true, schema: stripTypebox(schema) });
+      parameters.push(parameterOf(name, 'path', true, schema));
     }
-    const media = (route.schema.produces as string | undefined) ?? 'application/json';
+    const ok = okResponses(route, schemas);
+    if ('206' in ok) parameters.push(...ARCHIVE_PARAMETERS);
     paths[path] ??= {};
     paths[path]![route.method.toLowerCase()] = {
       operationId: route.schema.operationId ?? operationIdOf(route.method, path),
@@ -121,10 +107,7 @@ function buildDocument(routes: CollectedRoute[], version: string, publicUrl: str
       tags: route.schema.tags,
       parameters,
       security: route.secured ? SECURITY : [],
-      responses: {
-        '200': { description: 'OK', content: { [media]: {} } },
-        ...errorResponses(route, path),
-      },
+      responses: { ...ok, ...errorResponses(route, path), ...ownUnavailable(route, schemas) },
     };
   }
   return {
@@ -150,16 +133,7 @@ function buildDocument(routes: CollectedRoute[], version: string, publicUrl: str
         TokenQuery: { type: 'apiKey', in: 'query', name: 'token', description: '`?token=<token>`' },
         TokenCookie: { type: 'apiKey', in: 'cookie', name: 'token', description: 'the cookie `token=<token>`' },
       },
-      schemas: {
-        ErrorResponse: {
-          type: 'object',
-          required: ['error', 'errors'],
-          properties: {
-            error: { type: 'boolean', const: true },
-            errors: { type: 'array', items: { type: 'string' }, minItems: 1 },
-          },
-        },
-      },
+      schemas: schemas.schemas,
     },
     paths,
   };
@@ -172,6 +146,17 @@ function operationIdOf(method: string, path: string): string {
     .filter(Boolean)
     .map((segment) => segment.replace(/[{}]/g, ''));
   return [method.toLowerCase(), ...words].join('_');
+}
+
+interface ObjectSchema {
+  properties?: Record<string, unknown>;
+  required?: string[];
+}
+
+/** A parameter with its declared schema; the description is lifted beside it, where generated clients read it. */
+function parameterOf(name: string, location: 'query' | 'path', required: boolean, schema: unknown) {
+  const { description, ...rest } = stripTypebox(schema) as { description?: string };
+  return { name, in: location, required, ...(description ? { description } : {}), schema: rest };
 }
 
 /** TypeBox schemas carry symbol keys and `kind` markers; JSON.stringify drops symbols. */

@@ -1,8 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FILTER_NAMES, TARGET_INTEL_PARAMETERS } from '../../../src/server/routes/target-intel/parameters.js';
-import { FILTER_PARAMETERS, PAGING_PARAMETERS } from '../../../src/server/routes/advisory/parameters.js';
-import { CPE_SEARCH_PARAMETERS } from '../../../src/server/routes/cpe-search/query.js';
+import { ENDPOINTS as API } from '../../../src/core/api/index.js';
 import { startBackupApp, loadFeed, FEED, type BackupTestApp } from '../../backup/support.js';
 import type { EngineCase } from '../../support/engines.js';
 import { report, SEED } from './figures.js';
@@ -26,17 +24,19 @@ interface Endpoint {
   segment?: boolean;
 }
 
+/** The parameters an endpoint declares, but the token (fuzzed apart). */
+function namesOf(endpoint: { query: { properties?: Record<string, unknown> } }): string[] {
+  return Object.keys(endpoint.query.properties ?? {}).filter((name) => name !== 'token');
+}
+
 const ENDPOINTS: Endpoint[] = [
-  {
-    path: '/v3/index/target-intel',
-    names: [...TARGET_INTEL_PARAMETERS.map((p) => p.name), 'show_pages', 'show_query'],
-  },
-  { path: '/v3/index/target-intel/export', names: FILTER_NAMES },
-  { path: '/v3/index/target-intel/facets', names: [...FILTER_NAMES, 'fields'] },
-  { path: '/v4/advisory', names: [...FILTER_PARAMETERS, ...PAGING_PARAMETERS] },
-  { path: '/v4/advisory/export', names: FILTER_PARAMETERS },
-  { path: '/v4/advisory/list', names: [] },
-  { path: '/v3/search/cpe', names: CPE_SEARCH_PARAMETERS },
+  { path: API.targetIntel.path, names: namesOf(API.targetIntel) },
+  { path: API.targetIntelExport.path, names: namesOf(API.targetIntelExport) },
+  { path: API.targetIntelFacets.path, names: namesOf(API.targetIntelFacets) },
+  { path: API.advisories.path, names: namesOf(API.advisories) },
+  { path: API.advisoryExport.path, names: namesOf(API.advisoryExport) },
+  { path: API.advisoryFeeds.path, names: [] },
+  { path: API.cpeSearch.path, names: namesOf(API.cpeSearch) },
   { path: '/v4/backup', names: [] },
   { path: '/v4/backup/{}', names: [], segment: true },
   { path: '/v3/backup', names: [] },

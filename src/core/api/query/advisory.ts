@@ -19,6 +19,7 @@ export const AdvisoryFilterProperties = {
       description: 'Language tag of a description (en, en-US)',
       pattern: '^\\s*[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*\\s*$',
       maxLength: 35,
+      examples: ['en', 'en-US'],
     }),
   ),
   updatedAfter: optional(Text('Updated after: a date, an RFC 3339 date-time or date math such as now-7d', 100)),

@@ -1,6 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { TokenParameter } from './common.js';
 
+/** Endpoints without parameters: the unauthenticated probes. */
+export const NoQuery = Type.Object({}, { additionalProperties: false });
+
 /** Endpoints whose only query parameter is the token. */
 export const TokenOnlyQuery = Type.Object(TokenParameter, { additionalProperties: false });
 export type TokenOnlyQuery = Static<typeof TokenOnlyQuery>;

@@ -11,17 +11,28 @@ export const TargetIntelFilterProperties = {
   cidr: optional(Text('IPv4 or IPv6 CIDR block or address; range', 64)),
   hostname: optional(Text('Hostnames, comma-separated; substring')),
   domain: optional(Text('Domains, comma-separated; suffix of a hostname')),
-  cve: optional(Type.String({ description: 'CVE id (CVE-YYYY-NNNN); exact', pattern: CVE_PATTERN, maxLength: 32 })),
+  cve: optional(
+    Type.String({
+      description: 'CVE id (CVE-YYYY-NNNN); exact',
+      pattern: CVE_PATTERN,
+      examples: ['CVE-2021-44228'],
+      maxLength: 32,
+    }),
+  ),
   vendor: optional(Text('Vendor; exact, case-insensitive, follows renames')),
   product: optional(Text('Product; exact, case-insensitive, follows renames')),
   version: optional(Text('Version; exact, case-insensitive')),
   cpe: optional(Text('CPE 2.3 or 2.2 name; CPE name matching')),
   asn: optional(
-    Type.String({ description: 'Autonomous system (AS<number>); exact', pattern: '^([Aa][Ss])?\\d{1,10}$' }),
+    Type.String({
+      description: 'Autonomous system (AS<number>); exact',
+      pattern: '^([Aa][Ss])?\\d{1,10}$',
+      examples: ['AS13335'],
+    }),
   ),
   country: optional(Text('Country name; exact, case-insensitive', 100)),
   country_code: optional(
-    Type.String({ description: 'ISO 3166-1 alpha-2 country code; exact', pattern: '^[A-Za-z]{2}$' }),
+    Type.String({ description: 'ISO 3166-1 alpha-2 country code; exact', pattern: '^[A-Za-z]{2}$', examples: ['US'] }),
   ),
   protocol: optional(Protocol('Transport protocol; exact')),
   transport: optional(Protocol("Transport protocol (the official clients' name for `protocol`); exact")),
@@ -30,7 +41,13 @@ export const TargetIntelFilterProperties = {
   confirmed: optional(Flag('Whether the record lists at least one confirmed CVE')),
   classifications: optional(Text('Classifications as type[:product], comma-separated; any of them')),
   id: optional(Type.Integer({ description: 'Record id; exact', minimum: 1, maximum: 4_294_967_295 })),
-  date: optional(Type.String({ description: 'Day the record was first seen (YYYY-MM-DD)', format: 'date' })),
+  date: optional(
+    Type.String({
+      description: 'Day the record was first seen (YYYY-MM-DD)',
+      format: 'date',
+      examples: ['2026-11-01'],
+    }),
+  ),
   pubStartDate: optional(DateOrDateTime('First seen at or after')),
   pubEndDate: optional(DateOrDateTime('First seen at or before')),
   updatedAtStartDate: optional(DateOrDateTime('Last seen at or after')),

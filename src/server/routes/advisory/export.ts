@@ -2,7 +2,6 @@
  * `GET /v4/advisory/export`: every advisory of the token's feeds matching the filters, as NDJSON
  * in the served order (feed, CVE id, record id), uncapped, pulled as fast as the client reads.
  */
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AdvisoryIndex } from '../../../search/advisories/advisory-index.js';
 import type { AdvisoryFilters } from '../../../core/advisory/filters.js';
@@ -13,15 +12,12 @@ import type { ExportGate } from '../../export/export-gate.js';
 import { type ExportLine, ndjsonExport } from '../../export/ndjson-export.js';
 import { feedsToRead } from '../../feed-access.js';
 import { parseAdvisoryFilters } from './filters.js';
-import { FILTER_PARAMETERS, filterParams, type RawParams } from './parameters.js';
+import { filterParams } from './parameters.js';
+import { type AdvisoryExportQuery, ENDPOINTS } from '../../../core/api/index.js';
+import { routeSchema } from '../../route-schema.js';
 
 /** Records per index read of an export. */
 const BATCH = 1000;
-
-const querystring = Type.Object(
-  Object.fromEntries([...FILTER_PARAMETERS, 'token'].map((name) => [name, Type.Optional(Type.String())])),
-  { additionalProperties: false },
-);
 
 export function registerAdvisoryExport(
   app: FastifyInstance,
@@ -30,34 +26,22 @@ export function registerAdvisoryExport(
   gate: ExportGate,
   registry = new FeedRegistry(context.config.feeds),
 ): void {
-  app.get(
-    '/v4/advisory/export',
-    {
-      schema: {
-        operationId: 'v4ExportAdvisories',
-        produces: 'application/x-ndjson',
-        summary: 'Every advisory of the feeds matching the filters, as NDJSON (uncapped)',
-        tags: ['advisory'],
-        querystring,
-      },
-    },
-    async (request, reply) => {
-      const { feed, filters } = parseAdvisoryFilters(filterParams(request.query as RawParams));
-      const feeds = await feedsToRead(feed, request.token!, context.config, registry, index);
-      const ticket = await gate.admit(request.token!.id);
-      const body = ndjsonExport(
-        advisoryLines(
-          index,
-          feeds.map((f) => f.name),
-          filters,
-        ),
-        ticket.release,
-      );
-      body.once('close', () => void ticket.release());
-      reply.type('application/x-ndjson; charset=utf-8');
-      return reply.send(body);
-    },
-  );
+  app.get(ENDPOINTS.advisoryExport.path, { schema: routeSchema(ENDPOINTS.advisoryExport) }, async (request, reply) => {
+    const { feed, filters } = parseAdvisoryFilters(filterParams(request.query as AdvisoryExportQuery));
+    const feeds = await feedsToRead(feed, request.token!, context.config, registry, index);
+    const ticket = await gate.admit(request.token!.id);
+    const body = ndjsonExport(
+      advisoryLines(
+        index,
+        feeds.map((f) => f.name),
+        filters,
+      ),
+      ticket.release,
+    );
+    body.once('close', () => void ticket.release());
+    reply.type('application/x-ndjson; charset=utf-8');
+    return reply.send(body);
+  });
 }
 
 /** The matching records as stored, a batch at a time after the last one sent. */

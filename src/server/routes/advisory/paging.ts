@@ -13,12 +13,10 @@ import {
   requireSameWalk,
   sealCursor,
 } from '../../paging/sealed-cursor.js';
-import { parseInteger } from '../../params.js';
-import { filterParams, type RawParams } from './parameters.js';
+import { type AdvisoryQuery, filterParams } from './parameters.js';
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 100;
-const MAX_PAGE = 1_000_000;
 
 interface AdvisoryCursorState extends CursorState {
   /** The last record served. */
@@ -37,15 +35,13 @@ export type AdvisoryPagingRequest =
       cursor?: string;
     };
 
-const present = (value: string | undefined) => value !== undefined && value !== '';
-
-export function resolveAdvisoryPaging(raw: RawParams, secret: string): AdvisoryPagingRequest {
+export function resolveAdvisoryPaging(raw: AdvisoryQuery, secret: string): AdvisoryPagingRequest {
   const mode = pagingMode(raw);
-  const limit = present(raw.limit) ? parseInteger('limit', raw.limit!, 1, MAX_LIMIT) : DEFAULT_LIMIT;
+  const limit = raw.limit ?? DEFAULT_LIMIT;
   if (mode === 'continue') return continueCursor(raw, secret);
   const filters = filterParams(raw);
   if (mode === 'start') return { mode: 'cursor', filters, page: 1, limit };
-  const page = present(raw.page) ? parseInteger('page', raw.page!, 1, MAX_PAGE) : 1;
+  const page = raw.page ?? 1;
   return { mode: 'page', filters, page, limit };
 }
 
@@ -64,9 +60,9 @@ export function nextAdvisoryCursor(
   return sealCursor(secret, state);
 }
 
-function continueCursor(raw: RawParams, secret: string): AdvisoryPagingRequest {
+function continueCursor(raw: AdvisoryQuery, secret: string): AdvisoryPagingRequest {
   const state = openCursor(secret, raw.cursor!, CURSOR_SHAPE);
-  requireSameWalk(state, filterParams(raw), [['limit', raw.limit, (given) => Number(given) === state.l]]);
+  requireSameWalk(state, filterParams(raw), [['limit', raw.limit, state.l]]);
   const [feed, cveId, recordId] = state.a;
   return {
     mode: 'cursor',

@@ -14,8 +14,9 @@ import { FeedRegistry } from '../../../services/feed-registry.js';
 import type { AppContext } from '../../context.js';
 import { entitlementOf, knownFeeds, listableFeeds } from '../../feed-access.js';
 import { benchmarkSeconds } from '../../plugins/timing.js';
+import { BackupArchive, DownloadPath, DownloadQuery, ENDPOINTS } from '../../../core/api/index.js';
+import { routeSchema } from '../../route-schema.js';
 
-const onlyToken = { type: 'object', properties: { token: { type: 'string' } }, additionalProperties: false } as const;
 const forbidden = (message: string) => new VulnscopeError(403, 'forbidden', message);
 const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -41,68 +42,43 @@ export function registerBackup(
   const signed = (meta: ArchiveMeta) =>
     signedDownloadUrl(context.secret, config.publicUrl, meta, config.backupUrlTtlMinutes);
 
-  app.get(
-    '/v4/backup',
-    {
-      schema: {
-        operationId: 'v4ListBackups',
-        summary: 'Backups of the advisory feeds the token may read',
-        tags: ['backup'],
-        querystring: onlyToken,
-      },
-    },
-    async (request) => {
-      const feeds = await listableFeeds(request.token!, config, registry, context.storage.advisories);
-      await store.checkAvailable();
-      const data = [];
-      for (const feed of feeds) {
-        const latest = await store.latest('v4', feed.name);
-        data.push({
-          name: feed.name,
-          href: `${config.publicUrl}/v4/backup/${encodeURIComponent(feed.name)}`,
-          available: latest !== undefined,
-          ...(latest ? { backup_written_at: rfc3339(latest.writtenAt) } : {}),
-        });
-      }
-      return { data };
-    },
-  );
+  app.get(ENDPOINTS.backups.path, { schema: routeSchema(ENDPOINTS.backups) }, async (request) => {
+    const feeds = await listableFeeds(request.token!, config, registry, context.storage.advisories);
+    await store.checkAvailable();
+    const data = [];
+    for (const feed of feeds) {
+      const latest = await store.latest('v4', feed.name);
+      data.push({
+        name: feed.name,
+        href: `${config.publicUrl}/v4/backup/${encodeURIComponent(feed.name)}`,
+        available: latest !== undefined,
+        ...(latest ? { backup_written_at: rfc3339(latest.writtenAt) } : {}),
+      });
+    }
+    return { data };
+  });
 
-  app.get(
-    '/v4/backup/:feed',
-    {
-      schema: {
-        operationId: 'v4GetBackupByName',
-        summary: 'A signed download URL of the latest backup of a feed, with its sha256',
-        tags: ['backup'],
-        querystring: onlyToken,
-        params: { type: 'object', properties: { feed: { type: 'string' } }, required: ['feed'] },
-      },
-    },
-    async (request) => {
-      const name = (request.params as { feed: string }).feed;
-      const feed = (await knownFeeds(registry, context.storage.advisories)).find(
-        (candidate) => candidate.name === name,
-      );
-      if (!feed || !isSafeName(name))
-        throw notFound(`not found: no advisory feed "${name}" (GET /v4/backup lists the feeds)`);
-      const entitlement = entitlementOf(request.token!, config);
-      if (!coversFeed(entitlement, name))
-        throw paymentRequired(`payment required: token "${request.token!.name}" is not entitled to feed "${name}"`);
-      await store.checkAvailable();
-      const latest = await store.latest('v4', name);
-      if (!latest) return { feed: name, available: false };
-      const url = signed(latest);
-      return {
-        feed: name,
-        available: true,
-        sha256: latest.sha256,
-        url_ttl_minutes: config.backupUrlTtlMinutes,
-        url_expires: rfc3339(url.expires * 1000),
-        ...Object.fromEntries(V4_URL_FIELDS.map((field) => [field, url.url])),
-      };
-    },
-  );
+  app.get(ENDPOINTS.backup.path, { schema: routeSchema(ENDPOINTS.backup) }, async (request) => {
+    const name = (request.params as { feed: string }).feed;
+    const feed = (await knownFeeds(registry, context.storage.advisories)).find((candidate) => candidate.name === name);
+    if (!feed || !isSafeName(name))
+      throw notFound(`not found: no advisory feed "${name}" (GET /v4/backup lists the feeds)`);
+    const entitlement = entitlementOf(request.token!, config);
+    if (!coversFeed(entitlement, name))
+      throw paymentRequired(`payment required: token "${request.token!.name}" is not entitled to feed "${name}"`);
+    await store.checkAvailable();
+    const latest = await store.latest('v4', name);
+    if (!latest) return { feed: name, available: false };
+    const url = signed(latest);
+    return {
+      feed: name,
+      available: true,
+      sha256: latest.sha256,
+      url_ttl_minutes: config.backupUrlTtlMinutes,
+      url_expires: rfc3339(url.expires * 1000),
+      ...Object.fromEntries(V4_URL_FIELDS.map((field) => [field, url.url])),
+    };
+  });
 
   /** target-intel always; cpecve once an archive of it exists. */
   const indexList = async (request: FastifyRequest, base: string) => {
@@ -119,70 +95,45 @@ export function registerBackup(
     };
   };
 
-  app.get(
-    '/v3/backup',
-    {
-      schema: {
-        operationId: 'backup_get',
-        summary: 'The v3 index backups',
-        tags: ['endpoints'],
-        querystring: onlyToken,
-      },
-    },
-    async (request) => {
-      await store.checkAvailable();
-      return indexList(request, '/v3/backup');
-    },
+  app.get(ENDPOINTS.indexBackups.path, { schema: routeSchema(ENDPOINTS.indexBackups) }, async (request) => {
+    await store.checkAvailable();
+    return indexList(request, '/v3/backup');
+  });
+
+  app.get(ENDPOINTS.indexes.path, { schema: routeSchema(ENDPOINTS.indexes) }, async (request) =>
+    indexList(request, '/v3/index'),
   );
 
-  app.get(
-    '/v3/index',
-    { schema: { summary: 'The v3 indexes', tags: ['index'], querystring: onlyToken } },
-    async (request) => indexList(request, '/v3/index'),
-  );
-
-  app.get(
-    '/v3/backup/:index',
-    {
-      schema: {
-        operationId: 'backup_index_get',
-        summary: 'The kept backups of a v3 index, newest first, each with a signed download URL',
-        tags: ['endpoints'],
-        querystring: onlyToken,
-        params: { type: 'object', properties: { index: { type: 'string' } }, required: ['index'] },
-      },
-    },
-    async (request) => {
-      const name = (request.params as { index: string }).index;
-      if (!V3_INDEXES.some((index) => index.name === name)) {
-        throw notFound(
-          `not found: no backup of index "${name}" (GET /v3/backup lists the index backups: ${V3_INDEXES.map((i) => i.name).join(', ')})`,
-        );
-      }
-      await store.checkAvailable();
-      const archives = await store.list('v3', name);
-      if (archives.length === 0)
-        throw notFound(
-          `not found: no backup of index "${name}" has been written yet (vulnscope backup write --index ${name})`,
-        );
-      return {
-        _benchmark: benchmarkSeconds(request),
-        _meta: { timestamp: new Date().toISOString(), index: name },
-        data: archives.map((meta) => {
-          const url = signed(meta);
-          return {
-            filename: meta.file,
-            sha256: meta.sha256,
-            date_added: new Date(meta.writtenAt).toISOString(),
-            url: url.url,
-            ...Object.fromEntries(V3_URL_FIELDS.map((field) => [field, url.url])),
-            url_ttl_minutes: config.backupUrlTtlMinutes,
-            url_expires: rfc3339(url.expires * 1000),
-          };
-        }),
-      };
-    },
-  );
+  app.get(ENDPOINTS.indexBackup.path, { schema: routeSchema(ENDPOINTS.indexBackup) }, async (request) => {
+    const name = (request.params as { index: string }).index;
+    if (!V3_INDEXES.some((index) => index.name === name)) {
+      throw notFound(
+        `not found: no backup of index "${name}" (GET /v3/backup lists the index backups: ${V3_INDEXES.map((i) => i.name).join(', ')})`,
+      );
+    }
+    await store.checkAvailable();
+    const archives = await store.list('v3', name);
+    if (archives.length === 0)
+      throw notFound(
+        `not found: no backup of index "${name}" has been written yet (vulnscope backup write --index ${name})`,
+      );
+    return {
+      _benchmark: benchmarkSeconds(request),
+      _meta: { timestamp: new Date().toISOString(), index: name },
+      data: archives.map((meta) => {
+        const url = signed(meta);
+        return {
+          filename: meta.file,
+          sha256: meta.sha256,
+          date_added: new Date(meta.writtenAt).toISOString(),
+          url: url.url,
+          ...Object.fromEntries(V3_URL_FIELDS.map((field) => [field, url.url])),
+          url_ttl_minutes: config.backupUrlTtlMinutes,
+          url_expires: rfc3339(url.expires * 1000),
+        };
+      }),
+    };
+  });
 
   // GET and HEAD in one route: Fastify's automatic HEAD route would read the whole file to discard it.
   app.route({
@@ -191,15 +142,9 @@ export function registerBackup(
     schema: {
       summary: 'Download a backup zip (signed URL from /v4/backup/{feed} or /v3/backup/{index}; no token)',
       tags: ['backup'],
-      params: {
-        type: 'object',
-        properties: { kind: { type: 'string' }, name: { type: 'string' }, file: { type: 'string' } },
-        required: ['kind', 'name', 'file'],
-      },
-      querystring: {
-        type: 'object',
-        properties: { expires: { type: 'string' }, signature: { type: 'string' } },
-      },
+      body200: BackupArchive,
+      params: DownloadPath,
+      querystring: DownloadQuery,
     },
     handler: async (request, reply) => {
       const { kind, name, file } = request.params as { kind: string; name: string; file: string };

@@ -1,26 +1,12 @@
 import { quoteWfnValue } from '../../../core/cpe.js';
 import { badRequest } from '../../../core/errors.js';
-import { parseBoolean, parseEnum, parseInteger } from '../../params.js';
-
-export const CPE_SEARCH_PARAMETERS = [
-  'part',
-  'vendor',
-  'product',
-  'version',
-  'isVulnerable',
-  'page',
-  'limit',
-  'sort',
-  'order',
-] as const;
-/** Sent by the official clients; not filters. */
-export const CPE_SEARCH_CLIENT_PARAMETERS = ['token'] as const;
+import type { CpeSearchQuery } from '../../../core/api/index.js';
 
 export const RESULT_WINDOW = 10_000;
 const LIMIT_MAX = 100;
-const PARTS = ['a', 'o', 'h'] as const;
 
-export interface CpeSearchQuery {
+/** A CPE search as the index runs it. */
+export interface CpeSearch {
   part?: string;
   vendor?: string;
   product?: string;
@@ -45,23 +31,22 @@ function attribute(name: string, value: string): string {
   return plain;
 }
 
-export function parseCpeSearch(raw: Record<string, string>): CpeSearchQuery {
-  const page = raw.page ? parseInteger('page', raw.page, 1, Number.MAX_SAFE_INTEGER) : 1;
-  const limit = raw.limit ? parseInteger('limit', raw.limit, 1, LIMIT_MAX) : LIMIT_MAX;
+export function parseCpeSearch(raw: CpeSearchQuery): CpeSearch {
+  const page = raw.page ?? 1;
+  const limit = raw.limit ?? LIMIT_MAX;
   if (page * limit > RESULT_WINDOW) {
     throw badRequest(
       `failed to compose the search query: invalid pagination parameters: page × limit exceeds the maximum result window of ${RESULT_WINDOW} (received page=${page}, limit=${limit})`,
     );
   }
-  if (raw.sort !== undefined) parseEnum('sort', raw.sort, ['_id'] as const);
-  const query: CpeSearchQuery = {
+  const query: CpeSearch = {
     versionPrefix: false,
-    isVulnerable: raw.isVulnerable ? parseBoolean('isVulnerable', raw.isVulnerable) : false,
+    isVulnerable: raw.isVulnerable ?? false,
     page,
     limit,
-    order: raw.order ? parseEnum('order', raw.order, ['asc', 'desc'] as const) : 'asc',
+    order: raw.order ?? 'asc',
   };
-  if (raw.part !== undefined) query.part = parseEnum('part', raw.part.trim(), PARTS);
+  if (raw.part !== undefined) query.part = raw.part;
   if (raw.vendor !== undefined) query.vendor = attribute('vendor', raw.vendor);
   if (raw.product !== undefined) query.product = attribute('product', raw.product);
   if (raw.version !== undefined) {

@@ -3,7 +3,7 @@ import type { CpeNameIndex } from '../../../search/cpe-names/index.js';
 import type { CveList } from '../../../search/cpe-cves/cve-list.js';
 import { cveListsOfNames } from '../../../services/matching/name-cves.js';
 import type { CpeNameSearch, Storage } from '../../../storage/index.js';
-import type { CpeSearchQuery } from './query.js';
+import type { CpeSearch } from './query.js';
 
 export interface CpeSearchResult {
   total: number;
@@ -11,7 +11,7 @@ export interface CpeSearchResult {
 }
 
 /** The name search (one page, exact total) a CPE search query asks the name index for. */
-export const nameSearchOf = (query: CpeSearchQuery): CpeNameSearch => ({
+export const nameSearchOf = (query: CpeSearch): CpeNameSearch => ({
   ...(query.part ? { part: query.part } : {}),
   ...(query.vendor ? { vendor: query.vendor } : {}),
   ...(query.product ? { product: query.product } : {}),
@@ -22,11 +22,7 @@ export const nameSearchOf = (query: CpeSearchQuery): CpeNameSearch => ({
 });
 
 /** One page of CPE search: the matching names (exact total, from the name index) and the CVEs covering each. */
-export async function searchCpe(
-  storage: Storage,
-  names: CpeNameIndex,
-  query: CpeSearchQuery,
-): Promise<CpeSearchResult> {
+export async function searchCpe(storage: Storage, names: CpeNameIndex, query: CpeSearch): Promise<CpeSearchResult> {
   const found = await names.search(nameSearchOf(query));
   const cves = await cveListsOfNames(
     storage,

@@ -1,7 +1,7 @@
 import { unavailable, VulnscopeError } from '../../../core/errors.js';
 import type { HostQuery } from '../../../search/host-query.js';
 import type { AppContext } from '../../context.js';
-import { parseHostQuery, type RawParams } from './query.js';
+import { parseHostQuery, type TargetIntelFilters } from './query.js';
 import { productRenamesOf } from '../../../services/matching/renames.js';
 
 /** The index brought up to date with the database, or a 503 saying it could not be. */
@@ -18,7 +18,7 @@ export async function refreshOrUnavailable(sync: AppContext['hostIndex']): Promi
 }
 
 /** The filters as an index query; a vendor or product also matches the names it was renamed from or to. */
-export async function hostQueryOf(filters: RawParams, context: AppContext): Promise<HostQuery> {
+export async function hostQueryOf(filters: TargetIntelFilters, context: AppContext): Promise<HostQuery> {
   const query = parseHostQuery(filters);
   if (query.vendor !== undefined || query.product !== undefined) {
     const renamedAs = (await productRenamesOf(context.storage)).alternatives(

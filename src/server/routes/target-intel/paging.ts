@@ -8,8 +8,8 @@ import {
   requireSameWalk,
   sealCursor,
 } from '../../paging/sealed-cursor.js';
-import { parseBoolean, parseInteger } from '../../params.js';
-import { filterParams, parseSort, type RawParams } from './query.js';
+import type { TargetIntelQuery } from '../../../core/api/index.js';
+import { filterParams, filterStrings, sortOf, type TargetIntelFilters, typedFilters } from './query.js';
 
 /** Offset paging stops at this many records; deeper walks use the cursor. */
 export const RESULT_WINDOW = 10_000;
@@ -28,10 +28,10 @@ interface HostCursorState extends CursorState {
 }
 
 export type Paging =
-  | { mode: 'page'; filters: RawParams; sort: SortField; order: SortOrder; page: number; limit: number }
+  | { mode: 'page'; filters: TargetIntelFilters; sort: SortField; order: SortOrder; page: number; limit: number }
   | {
       mode: 'cursor';
-      filters: RawParams;
+      filters: TargetIntelFilters;
       sort: SortField;
       order: SortOrder;
       page: number;
@@ -42,20 +42,23 @@ export type Paging =
     };
 
 /** Decides offset or cursor mode from the raw parameters (400 naming the parameter on conflict). */
-export function resolvePaging(raw: RawParams, secret: string, currentSeq: number): Paging {
+export function resolvePaging(raw: TargetIntelQuery, secret: string, currentSeq: number): Paging {
   const mode = pagingMode(raw);
   if (mode === 'continue') return continueCursor(raw, secret);
-  const { sort, order } = parseSort(raw);
+  const { sort, order } = sortOf(raw);
   const filters = filterParams(raw);
   if (mode === 'start') {
-    if (raw.start_cursor !== '' && !parseBoolean('start_cursor', raw.start_cursor!)) {
-      throw badRequest('parameter "start_cursor" must be true to start a cursor walk');
-    }
-    const limit = raw.limit ? parseInteger('limit', raw.limit, 1, CURSOR_LIMIT_MAX) : DEFAULT_LIMIT;
+    if (raw.start_cursor === false) throw badRequest('parameter "start_cursor" must be true to start a cursor walk');
+    const limit = raw.limit ?? DEFAULT_LIMIT;
     return { mode: 'cursor', filters, sort, order, page: 1, limit, snapshotSeq: currentSeq };
   }
-  const page = raw.page ? parseInteger('page', raw.page, 1, Number.MAX_SAFE_INTEGER) : 1;
-  const limit = raw.limit ? parseInteger('limit', raw.limit, 1, PAGE_LIMIT_MAX) : DEFAULT_LIMIT;
+  const page = raw.page ?? 1;
+  const limit = raw.limit ?? DEFAULT_LIMIT;
+  if (limit > PAGE_LIMIT_MAX) {
+    throw badRequest(
+      `parameter "limit" must be between 1 and ${PAGE_LIMIT_MAX} with page paging (up to ${CURSOR_LIMIT_MAX} in a cursor walk), got ${limit}`,
+    );
+  }
   if (page * limit > RESULT_WINDOW) {
     throw badRequest(
       `invalid pagination parameters: page (${page}) × limit (${limit}) exceeds the maximum result window of ${RESULT_WINDOW}; use start_cursor=true and cursor to page deeper`,
@@ -67,7 +70,7 @@ export function resolvePaging(raw: RawParams, secret: string, currentSeq: number
 export function nextCursor(secret: string, paging: Extract<Paging, { mode: 'cursor' }>, after: SortPosition): string {
   const state: HostCursorState = {
     v: 1,
-    f: paging.filters,
+    f: filterStrings(paging.filters),
     s: paging.sort,
     o: paging.order,
     l: paging.limit,
@@ -78,17 +81,16 @@ export function nextCursor(secret: string, paging: Extract<Paging, { mode: 'curs
   return sealCursor(secret, state);
 }
 
-function continueCursor(raw: RawParams, secret: string): Paging {
+function continueCursor(raw: TargetIntelQuery, secret: string): Paging {
   const state = openCursor(secret, raw.cursor!, CURSOR_SHAPE);
-  const sameAs = (value: string) => (given: string) => given.toLowerCase() === value;
-  requireSameWalk(state, filterParams(raw), [
-    ['sort', raw.sort, sameAs(state.s)],
-    ['order', raw.order, sameAs(state.o)],
-    ['limit', raw.limit, sameAs(String(state.l))],
+  requireSameWalk(state, filterStrings(filterParams(raw)), [
+    ['sort', raw.sort, state.s],
+    ['order', raw.order, state.o],
+    ['limit', raw.limit, state.l],
   ]);
   return {
     mode: 'cursor',
-    filters: state.f,
+    filters: typedFilters(state.f),
     sort: state.s,
     order: state.o,
     page: state.p,

@@ -33,10 +33,3 @@ export const TARGET_INTEL_PARAMETERS = [
   { name: 'order', format: 'asc|desc', filtering: 'sort' },
   { name: 'explain', format: 'true|false', filtering: 'display: adds cve_evidence to each record' },
 ] as const;
-
-export const FILTER_NAMES = TARGET_INTEL_PARAMETERS.filter(
-  (p) => p.filtering !== 'paging' && p.filtering !== 'sort' && !p.filtering.startsWith('display'),
-).map((p) => p.name);
-
-/** Known but not filters: the token, and the display switches the official clients send. */
-export const CLIENT_PARAMETERS = ['token', 'show_pages', 'show_query'] as const;

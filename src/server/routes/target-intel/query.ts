@@ -3,26 +3,35 @@ import { parseCpeQuery } from '../../../core/cpe.js';
 import { badRequest } from '../../../core/errors.js';
 import { parseCidr } from '../../../core/ip.js';
 import type { HostQuery, SortField, SortOrder } from '../../../search/host-query.js';
-import { commaList, parseBoolean, parseDateBound, parseDay, parseEnum, parseInteger } from '../../params.js';
-import { FILTER_NAMES } from './parameters.js';
+import { commaList, parseDateBound, parseDay } from '../../params.js';
+import { Value } from '@sinclair/typebox/value';
+import { TARGET_INTEL_FILTER_NAMES, TargetIntelFilters, type TargetIntelQuery } from '../../../core/api/index.js';
 
-export type RawParams = Record<string, string>;
+export type { TargetIntelFilters };
 
-const CVE = /^CVE-\d{4}-\d{4,}$/i;
-const SORTS: readonly SortField[] = ['timestamp', 'date_added', 'ip', 'port'];
-const ORDERS: readonly SortOrder[] = ['asc', 'desc'];
+/** The filter parameters present, in a canonical order; what a cursor carries. */
+export function filterParams(raw: TargetIntelFilters): TargetIntelFilters {
+  const filters: Record<string, unknown> = {};
+  for (const name of TARGET_INTEL_FILTER_NAMES) if (raw[name] !== undefined) filters[name] = raw[name];
+  return filters as TargetIntelFilters;
+}
 
-/** The filter parameters present (non-empty), in a canonical order; what a cursor carries. */
-export function filterParams(raw: RawParams): RawParams {
-  const filters: RawParams = {};
-  for (const name of FILTER_NAMES) if (raw[name] !== undefined && raw[name] !== '') filters[name] = raw[name];
-  return filters;
+/** The filters as the strings they were sent as: what a cursor seals and `_meta.matches` shows. */
+export function filterStrings(filters: TargetIntelFilters): Record<string, string> {
+  return Object.fromEntries(Object.entries(filters).map(([name, value]) => [name, String(value)]));
+}
+
+/** Filters given as strings (a cursor's, already validated when its walk started) with their declared types. */
+export function typedFilters(strings: Record<string, string>): TargetIntelFilters {
+  return Value.Convert(TargetIntelFilters, strings) as TargetIntelFilters;
 }
 
 /** Validates the filter parameters into a HostQuery; a bad value is a 400 naming the parameter. */
-export function parseHostQuery(filters: RawParams): HostQuery {
+export function parseHostQuery(filters: TargetIntelFilters): HostQuery {
   const query: HostQuery = { dateAdded: [], observed: [] };
-  for (const [name, value] of Object.entries(filters)) {
+  for (const [name, given] of Object.entries(filters)) {
+    if (given === undefined) continue;
+    const value = String(given);
     switch (name) {
       case 'cidr':
         query.cidr = wrap(name, () => parseCidr(value));
@@ -34,7 +43,6 @@ export function parseHostQuery(filters: RawParams): HostQuery {
         query.domains = commaList(value);
         break;
       case 'cve':
-        if (!CVE.test(value)) throw badRequest(`parameter "cve" must look like CVE-YYYY-NNNN, got "${value}"`);
         query.cve = value.toUpperCase();
         break;
       case 'vendor':
@@ -45,24 +53,18 @@ export function parseHostQuery(filters: RawParams): HostQuery {
       case 'cpe':
         query.cpe = wrap(name, () => parseCpeQuery(value));
         break;
-      case 'asn': {
-        const match = /^(?:AS)?(\d{1,10})$/i.exec(value.trim());
-        if (!match) throw badRequest(`parameter "asn" must look like AS<number>, got "${value}"`);
-        query.asn = `AS${Number(match[1])}`;
+      case 'asn':
+        query.asn = `AS${Number(value.replace(/^AS/i, ''))}`;
         break;
-      }
       case 'country':
         query.country = value.trim();
         break;
       case 'country_code':
-        if (!/^[a-z]{2}$/i.test(value.trim())) {
-          throw badRequest(`parameter "country_code" must be a two-letter ISO 3166-1 code, got "${value}"`);
-        }
         query.countryCode = value.trim().toUpperCase();
         break;
       case 'protocol':
       case 'transport': {
-        const protocol = parseEnum(name, value, ['tcp', 'udp'] as const);
+        const protocol = filters[name]!;
         if (query.protocol && query.protocol !== protocol) {
           throw badRequest(`parameters "protocol" and "transport" disagree ("${query.protocol}" vs "${protocol}")`);
         }
@@ -70,19 +72,19 @@ export function parseHostQuery(filters: RawParams): HostQuery {
         break;
       }
       case 'port':
-        query.port = parseInteger(name, value, 1, 65535);
+        query.port = filters.port!;
         break;
       case 'contains_cve':
-        query.containsCve = parseBoolean(name, value);
+        query.containsCve = filters.contains_cve!;
         break;
       case 'confirmed':
-        query.confirmed = parseBoolean(name, value);
+        query.confirmed = filters.confirmed!;
         break;
       case 'classifications':
         query.classifications = commaList(value).map((item) => wrap(name, () => normaliseClassification(item)));
         break;
       case 'id':
-        query.id = parseInteger(name, value, 1, 2 ** 32 - 1);
+        query.id = filters.id!;
         break;
       case 'date': {
         const day = parseDay(name, value);
@@ -108,11 +110,8 @@ export function parseHostQuery(filters: RawParams): HostQuery {
   return query;
 }
 
-export function parseSort(raw: RawParams): { sort: SortField; order: SortOrder } {
-  return {
-    sort: raw.sort ? parseEnum('sort', raw.sort, SORTS) : 'timestamp',
-    order: raw.order ? parseEnum('order', raw.order, ORDERS) : 'desc',
-  };
+export function sortOf(raw: TargetIntelQuery): { sort: SortField; order: SortOrder } {
+  return { sort: raw.sort ?? 'timestamp', order: raw.order ?? 'desc' };
 }
 
 /** Runs a core parser, turning its invalid-input error into a 400 that names the parameter. */
