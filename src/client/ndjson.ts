@@ -1,10 +1,8 @@
 import { VulnscopeApiError, VulnscopeIncompleteExportError, VulnscopeServerError } from './errors.js';
 import type { Answer } from './transport.js';
+import type { ExportEnd } from './types.js';
 
-/** The closing line of an export: `{"_meta": {"complete": true, "records": N}}`. */
-interface CompleteLine {
-  _meta: { complete: true; records: number };
-}
+type CompleteLine = ExportEnd;
 
 const isCompleteLine = (value: unknown): value is CompleteLine =>
   typeof value === 'object' &&

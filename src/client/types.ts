@@ -3,13 +3,15 @@
  * answers with (`src/core/api`): no second copy to drift.
  */
 import type { Static } from '@sinclair/typebox';
-import type { ENDPOINTS, EndpointName } from '../core/api/index.js';
 import type {
   AdvisoryExportLine as AdvisoryExportLineSchema,
   AdvisoryFeeds as AdvisoryFeedsSchema,
   AdvisoryPage as AdvisoryPageSchema,
   AdvisoryRecord as AdvisoryRecordSchema,
   CpeSearchPage as CpeSearchPageSchema,
+  ENDPOINTS,
+  EndpointName,
+  ExportEnd as ExportEndSchema,
   TargetIntelExportLine as TargetIntelExportLineSchema,
   TargetIntelFacets as TargetIntelFacetsSchema,
   TargetIntelPage as TargetIntelPageSchema,
@@ -19,7 +21,7 @@ import type {
   V3IndexList as V3IndexListSchema,
   V4Backup as V4BackupSchema,
   V4BackupList as V4BackupListSchema,
-} from './pending-response-types.js';
+} from '../core/api/index.js';
 
 /** An endpoint's query parameters, less `token` (the client sends it as a header). */
 export type QueryOf<K extends EndpointName> = Omit<Static<(typeof ENDPOINTS)[K]['query']>, 'token'>;
@@ -43,6 +45,8 @@ export type CpeSearchPage = Static<typeof CpeSearchPageSchema>;
 export type AdvisoryPage = Static<typeof AdvisoryPageSchema>;
 export type AdvisoryRecord = Static<typeof AdvisoryRecordSchema>;
 export type AdvisoryExportLine = Static<typeof AdvisoryExportLineSchema>;
+/** The closing line of an export: `{"_meta": {"complete": true, "records": N}}`. */
+export type ExportEnd = Static<typeof ExportEndSchema>;
 export type AdvisoryFeeds = Static<typeof AdvisoryFeedsSchema>;
 export type V4BackupList = Static<typeof V4BackupListSchema>;
 export type V4Backup = Static<typeof V4BackupSchema>;

@@ -5,7 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/version.js';
-import { ALPHA, HOSTS, ON_443, startClientTestServer, stubServer, type ClientTestServer } from '../client/support.js';
+import {
+  ALPHA,
+  awayFromWindowEnd,
+  HOSTS,
+  ON_443,
+  startClientTestServer,
+  stubServer,
+  type ClientTestServer,
+} from '../client/support.js';
 import { freePort, runCli } from '../support/cli.js';
 import { engineCases } from '../support/engines.js';
 
@@ -261,6 +269,7 @@ describe.each(engineCases())('client commands against a live server ($name)', (e
 
   it('429: rate limited beyond what the retries can wait for exits 4', async () => {
     const limited = { ...env, VULNSCOPE_TOKEN: await s.oneRequestToken() };
+    await awayFromWindowEnd();
     expect((await runCli(['backup', 'url', 'alpha'], limited)).code).toBe(0);
     // Backups have a one-hour window: the client does not wait that long.
     const result = await runCli(['backup', 'url', 'alpha'], limited);
@@ -270,14 +279,18 @@ describe.each(engineCases())('client commands against a live server ($name)', (e
 
   it('429 within the retry cap: retried after Retry-After, then success', async () => {
     const limited = { ...env, VULNSCOPE_TOKEN: s.twoToken };
-    // Spend the token's budget (two per 2 s window), then three commands at once: at least one
-    // meets a 429, waits for the next window and gets its answer.
-    for (let i = 0; i < 3; i++)
-      await fetch(`${s.base}/v4/advisory/list`, { headers: { authorization: `Bearer ${s.twoToken}` } });
-    const results = await Promise.all([1, 2, 3].map(() => runCli(['advisory', 'feeds'], limited)));
-    for (const result of results) expect(result.code, result.stderr).toBe(0);
-    expect(
-      results.some((r) => /GET \/v4\/advisory\/list: rate limited; retrying in \d s \(retry 1\)/.test(r.stderr)),
-    ).toBe(true);
+    // Spend the token's CPE search budget (two per 10 s window) with time left in the window,
+    // so the command's request meets a 429, waits for the next window and gets its answer.
+    await awayFromWindowEnd(10_000, 6_000);
+    for (let i = 0; i < 2; i++) {
+      const spent = await fetch(`${s.base}/v3/search/cpe?vendor=fortinet`, {
+        headers: { authorization: `Bearer ${s.twoToken}` },
+      });
+      expect(spent.status).toBe(200);
+    }
+    const result = await runCli(['cpe', '--vendor', 'fortinet', '--product', 'fortios', '--version', '7.2.1'], limited);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^GET \/v3\/search\/cpe: rate limited; retrying in \d+ s \(retry 1\)$/m);
+    expect(result.stdout).toMatch(/CVE-2022-40684,CVE-2024-23113/);
   });
 });

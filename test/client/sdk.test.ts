@@ -15,7 +15,15 @@ import {
 import { METHOD_OF_ENDPOINT } from '../../src/client/vulnscope.js';
 import { ENDPOINTS } from '../../src/core/api/index.js';
 import { engineCases } from '../support/engines.js';
-import { ALPHA, HOSTS, ON_443, startClientTestServer, WITH_CVE, type ClientTestServer } from './support.js';
+import {
+  ALPHA,
+  awayFromWindowEnd,
+  HOSTS,
+  ON_443,
+  startClientTestServer,
+  WITH_CVE,
+  type ClientTestServer,
+} from './support.js';
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const all: T[] = [];
@@ -204,6 +212,7 @@ describe.each(engineCases())('the SDK against a live server ($name)', (engine) =
   it('429: without retries, or when Retry-After passes the cap, a rate-limit error at once', async () => {
     const token = await s.oneRequestToken();
     const none = new Vulnscope({ baseUrl: s.base, token, maxRetries: 0 });
+    await awayFromWindowEnd(2000, 500);
     await none.advisoryFeeds();
     const error = await rejection(none.advisoryFeeds());
     expect(error).toBeInstanceOf(VulnscopeRateLimitError);
@@ -214,6 +223,7 @@ describe.each(engineCases())('the SDK against a live server ($name)', (engine) =
     // Backups have a one-hour window: waiting for it would pass the default cap of 60 s.
     const retries: RetryNotice[] = [];
     const capped = new Vulnscope({ baseUrl: s.base, token, onRetry: (r) => retries.push(r) });
+    await awayFromWindowEnd();
     await capped.backups();
     const started = Date.now();
     const late = await rejection(capped.backups());

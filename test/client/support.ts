@@ -42,7 +42,7 @@ export interface ClientTestServer {
   token: string;
   /** May read only feed `beta`. */
   betaToken: string;
-  /** Two requests per window of each group (2 s for most groups, 1 h for backups). */
+  /** Two requests per window of each group (2 s for most groups, 10 s for CPE search, 1 h for backups). */
   twoToken: string;
   /** A fresh token with a budget of one request per window, for a test of its own. */
   oneRequestToken(): Promise<string>;
@@ -52,7 +52,7 @@ export interface ClientTestServer {
 export async function startClientTestServer(engine: EngineCase): Promise<ClientTestServer> {
   const t = await startBackupApp(engine, {
     VULNSCOPE_BACKUP_INTERVAL: '0',
-    VULNSCOPE_RATE_LIMIT: '1000/2s,backup=1000/1h',
+    VULNSCOPE_RATE_LIMIT: '1000/2s,search=1000/10s,backup=1000/1h',
   });
   await t.ingest(Array.from({ length: HOSTS }, (_, i) => host(i)));
   await loadRecords(
@@ -93,6 +93,15 @@ export async function startClientTestServer(engine: EngineCase): Promise<ClientT
     },
     close: () => t.close(),
   };
+}
+
+/**
+ * Budgets count per fixed window aligned to the clock (backups: the hour); a test that needs two
+ * requests in one window should not straddle its end.
+ */
+export async function awayFromWindowEnd(windowMs = 3_600_000, marginMs = 15_000): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
 /** A stand-in server whose every answer the test writes (for cut streams, stalls and 5xx). */
