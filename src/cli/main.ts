@@ -8,6 +8,9 @@ import { LoadRefused, parseMaxRejected } from '../core/load-guard.js';
 import { parseTokenRateLimit } from '../core/rate-limit.js';
 import type { ScanFormat } from '../ingest/readers/index.js';
 import { VERSION } from '../version.js';
+import { VulnscopeApiError } from '../client/errors.js';
+import { exitStatusOf } from './client/exit-status.js';
+import { registerBackupClientCommands, registerClientCommands, SCHEMA_COMMANDS } from './client/register.js';
 import type { IngestAdvisoriesOptions } from './commands/ingest-advisories.js';
 import type { IngestCpeDictionaryOptions } from './commands/knowledge.js';
 import type { SyncCommandOptions } from './commands/sync.js';
@@ -62,7 +65,6 @@ const MAX_REJECTED = [
 
 const program = new Command('vulnscope')
   .description('Self-hosted vulnerability intelligence with a VulnCheck-compatible API')
-  .version(VERSION)
   .option('--database-url <url>', 'SQLite file path or sqlite: URL, or postgres:// URL (env VULNSCOPE_DATABASE_URL)')
   .option('--retention-days <days>', 'expire observations older than this; 0 disables (env VULNSCOPE_RETENTION_DAYS)')
   .option('--verbose', 'on an error, print its stack trace after the one-line message')
@@ -79,6 +81,10 @@ Errors:
   status (2 for a usage error); --verbose adds the stack trace. An input that
   cannot be decoded (corrupt gzip), or from which nothing could be read (empty,
   another kind of file), is one such line naming it and exit status 1.
+  The client commands (index, indices, advisory, cpe, backup list|url|download
+  against a server) exit 3 for authentication or entitlement (401, 402), 4 when
+  still rate limited after their retries (429), 5 for a server or network
+  error (5xx, unreachable, timeout, a cut export).
 
 Guarded loads:
   A load that replaces stored data (ingest advisories, sync, ingest
@@ -88,7 +94,7 @@ Guarded loads:
   )
   .addHelpText(
     'after',
-    '\nLong commands show a progress bar (or a live count with its rate) on stderr when it is a terminal,\nthen print a summary on stderr either way; data (tokens, JSON) goes to stdout.',
+    '\n"vulnscope --version" (or -V) prints the version.\n\nLong commands show a progress bar (or a live count with its rate) on stderr when it is a terminal,\nthen print a summary on stderr either way; data (tokens, JSON) goes to stdout.',
   );
 
 /** Global flags + the command's own flags + environment → the one config object. */
@@ -299,19 +305,17 @@ backup
   )
   .option('--json', 'machine-readable output (locally: every archive with its path and sha256)')
   .option('--backup-dir <dir>', 'the local backup directory (env VULNSCOPE_BACKUP_DIR, default ./data/backups)')
-  .action(async (options: { json?: boolean; backupDir?: string }) =>
-    (await commands.backup()).backupList(config({ backupDir: options.backupDir }), Boolean(options.json)),
+  .option('--url <url>', 'ask this server (env VULNSCOPE_URL)')
+  .option('--token <token>', 'the API token for the server (env VULNSCOPE_TOKEN)')
+  .action(async (options: { json?: boolean; backupDir?: string; url?: string; token?: string }) =>
+    (await commands.backup()).backupList(config({ backupDir: options.backupDir }), Boolean(options.json), options),
   );
-backup
-  .command('download')
-  .description(
-    'download the latest backup of a feed (GET /v4/backup/{feed}) or of an index such as target-intel (GET /v3/backup/{index}) from a server and verify its sha256 (env VULNSCOPE_URL, VULNSCOPE_TOKEN)',
-  )
-  .argument('<name>', 'feed name, or index name (target-intel)')
-  .option('--out <file>', 'where to write the zip (default: its name in the current directory)')
-  .action(async (name: string, options: { out?: string }) => {
-    process.exitCode = await (await commands.backup()).backupDownload(config(), name, options);
-  });
+registerBackupClientCommands(backup, config);
+registerClientCommands(
+  program,
+  config,
+  process.argv.slice(2).some((arg) => SCHEMA_COMMANDS.has(arg)) ? await import('../core/api/index.js') : undefined,
+);
 
 const token = program.command('token').description('manage API tokens');
 token
@@ -376,7 +380,11 @@ function reportError(error: unknown): void {
     return;
   }
   const verbose = program.opts<{ verbose?: boolean }>().verbose === true || process.argv.includes('--verbose');
-  if (error instanceof VulnscopeError) {
+  if (error instanceof VulnscopeApiError) {
+    // The SDK's errors (client commands): the exit status says which kind (see the help).
+    process.stderr.write(`vulnscope: ${oneLine(error.message)}\n`);
+    process.exitCode = exitStatusOf(error);
+  } else if (error instanceof VulnscopeError) {
     process.stderr.write(
       `vulnscope: ${oneLine(error.message)}${error instanceof LoadRefused ? overrideHint(error) : ''}\n`,
     );
@@ -389,4 +397,20 @@ function reportError(error: unknown): void {
   if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
 }
 
-program.parseAsync(process.argv).catch(reportError);
+/**
+ * `--version` (`-V`) before any command prints the version. It is not a commander option of the
+ * program: those are read anywhere on the line, and `--version` is a parameter of the client
+ * commands (`vulnscope cpe --vendor apache --version 2.4.49`).
+ */
+function versionAsked(args: string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--version' || arg === '-V') return true;
+    if (!arg.startsWith('-')) return false;
+    if ((arg === '--database-url' || arg === '--retention-days') && !arg.includes('=')) i++;
+  }
+  return false;
+}
+
+if (versionAsked(process.argv.slice(2))) process.stdout.write(`${VERSION}\n`);
+else program.parseAsync(process.argv).catch(reportError);
