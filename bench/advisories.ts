@@ -445,7 +445,7 @@ async function measureCveSearch(
   context: ClassContext,
 ): Promise<AdvisoryQueryFigures> {
   const params = { cve };
-  const search = () => engine.searchCve([FEED.name], cve, 500);
+  const search = () => engine.searchCve([FEED.name], cve, 100);
   const { total } = await search();
   const engineMs = await timeRuns(context.quick ? 5 : 200, search);
   const { run, body } = await measureClass(

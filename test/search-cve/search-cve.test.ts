@@ -72,7 +72,7 @@ describe.each(engineCases())('GET /v3/search/cve ($name)', (engine) => {
     expect(host.source).toMatchObject({ cve: [CVE], contains_cve: true, port: 443 });
     expect(body._meta).toMatchObject({
       cve: CVE,
-      limit: 500,
+      limit: 100,
       page: 1,
       total_pages: 1,
       total_count: 3 + HOSTS,
@@ -188,7 +188,8 @@ describe.each(engineCases())('GET /v3/search/cve ($name)', (engine) => {
     [`cve=${CVE}&limit=0`, /limit/],
     [`cve=${CVE}&limit=1001`, /limit/],
     [`cve=${CVE}&page=0`, /page/],
-    [`cve=${CVE}&page=21`, /page \(21\) × limit \(500\)/],
+    [`cve=${CVE}&page=101`, /page \(101\) × limit \(100\)/],
+    [`cve=${CVE}&page=11&limit=1000`, /page \(11\) × limit \(1000\)/],
     [`cve=${CVE}&page=2&limit=1000&start_cursor=true`, /page/],
     [`cve=${CVE}&page=1&cursor=`, /page/],
     [`cve=${CVE}&cursor=forged.sig`, /cursor/],
