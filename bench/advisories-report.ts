@@ -7,7 +7,7 @@ import { classTargets, sumTargets, type Target, verdict } from './targets.js';
 
 export interface AdvisoryQueryFigures extends ClassRun {
   name: string;
-  /** The `/v4/advisory` parameters (limit 100 always; `page` for the deep page). */
+  /** The `/v4/advisory` parameters (limit 100 always; `page` for the deep page), or `/v3/search/cve`'s `cve`. */
   params: Record<string, string>;
   /** `_meta.filtered`: records matching (absent when the server refuses the class). */
   filtered?: number;

@@ -306,6 +306,8 @@ async function main(): Promise<void> {
       return figures;
     };
     const queries = await measureAll(pickAdvisoryQueries(stats));
+    say(`query: ${CVE_SEARCH_CLASS} cve=${stats.sampleCveId}`);
+    queries.push(await measureCveSearch(stats.sampleCveId, engine, classContext));
     const pathological = await measureAll(
       await Promise.all(pickPathologicalQueries(stats, options.records).map((q) => withLastPage(q, baseUrl, token))),
     );
@@ -429,6 +431,38 @@ async function measureQuery(
     ...(engineMs
       ? { engineRuns: engineMs.length, engineP50Ms: percentile(engineMs, 0.5), engineP99Ms: percentile(engineMs, 0.99) }
       : {}),
+    ...run,
+    api: { c1: run.c1, c32: run.c32 },
+  };
+}
+
+const CVE_SEARCH_CLASS = 'search/cve (GET /v3/search/cve)';
+
+/** `/v3/search/cve` for one CVE: its engine run is the route's lookup over the feed's index and an empty target-intel. */
+async function measureCveSearch(
+  cve: string,
+  engine: AdvisoryEngine,
+  context: ClassContext,
+): Promise<AdvisoryQueryFigures> {
+  const params = { cve };
+  const search = () => engine.searchCve([FEED.name], cve, 100);
+  const { total } = await search();
+  const engineMs = await timeRuns(context.quick ? 5 : 200, search);
+  const { run, body } = await measureClass(
+    `/v3/search/cve?${new URLSearchParams(params)}`,
+    percentile(engineMs, 0.5),
+    context,
+  );
+  const apiTotal = (body as { _meta?: { total_count: number } })._meta?.total_count;
+  if (apiTotal !== total) throw new Error(`${CVE_SEARCH_CLASS}: the API says ${apiTotal} hits, the engine ${total}`);
+  return {
+    name: CVE_SEARCH_CLASS,
+    params,
+    filtered: total,
+    matchData: false,
+    engineRuns: engineMs.length,
+    engineP50Ms: percentile(engineMs, 0.5),
+    engineP99Ms: percentile(engineMs, 0.99),
     ...run,
     api: { c1: run.c1, c32: run.c32 },
   };

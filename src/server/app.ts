@@ -32,6 +32,7 @@ import { registerTargetIntel } from './routes/target-intel/route.js';
 import { registerTargetIntelExport } from './routes/target-intel/export.js';
 import { registerTargetIntelFacets } from './routes/target-intel/facets-route.js';
 import { registerWhoami } from './routes/whoami.js';
+import { registerSearchCve } from './routes/search-cve/route.js';
 import { VERSION } from '../version.js';
 
 const PUBLIC_PATHS = new Set(['/healthz', '/healthz/live', '/openapi.json']);
@@ -122,6 +123,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerTargetIntelFacets(app, context);
   const advisoryIndex = context.advisoryIndex ?? new AdvisoryIndex(context.storage.advisories);
   registerAdvisory(app, context, advisoryIndex);
+  registerSearchCve(app, context, advisoryIndex);
   const exports = new ExportGate(context.storage.exportLeases, context.config.exportsPerProcess, (error) =>
     app.log.warn({ err: error }, 'export lease could not be renewed or released'),
   );

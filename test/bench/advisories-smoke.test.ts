@@ -25,6 +25,7 @@ const QUERY_CLASSES = [
   'updatedAfter (date-math)',
   'no filter (page 1)',
   'deep page (page 50)',
+  'search/cve (GET /v3/search/cve)',
 ];
 
 let out: string;
@@ -81,6 +82,7 @@ describe('advisory benchmark harness', () => {
     for (const name of ['vendor+product+version', 'cpe (with version)', 'purl (with version)']) {
       expect(result.queries.find((q) => q.name === name)!.filtered, name).toBeGreaterThan(0);
     }
+    expect(result.queries.find((q) => q.name.startsWith('search/cve'))!.filtered).toBe(1);
     expect(result.walk.duplicates).toBe(0);
     expect(result.walk.total).toBe(2000);
     expect(result.walk.records).toBe(result.walk.total);

@@ -65,6 +65,7 @@ const CONTRACT: Record<string, Problems> = {
     'render.ResponseWithMetadata-v3controllers_BackupResponseData-v3controllers_BackupResponseMetadata',
   ),
   '/v3/index': lookup('render.Response-array_params_IndexList'),
+  '/v3/search/cve': lookup('render.ResponseWithMetadata-array_index_CveSearchHit-index_CveSearchMeta'),
 };
 
 /** Export lines are the contract's records (the closing line is Vulnscope's own). */

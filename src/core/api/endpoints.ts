@@ -3,6 +3,7 @@ import {
   AdvisoryExportQuery,
   AdvisoryQuery,
   CpeSearchQuery,
+  CveSearchQuery,
   FeedPath,
   IndexPath,
   TargetIntelExportQuery,
@@ -15,6 +16,7 @@ import {
   AdvisoryFeeds,
   AdvisoryPage,
   CpeSearchPage,
+  CveSearchPage,
   TargetIntelExportLine,
   TargetIntelFacets,
   TargetIntelPage,
@@ -155,6 +157,15 @@ export const ENDPOINTS = {
     query: TokenOnlyQuery,
     params: IndexPath,
     response: V3Backup,
+  },
+  searchCve: {
+    method: 'GET',
+    path: '/v3/search/cve',
+    operationId: 'search_cve_get',
+    summary: 'Every advisory of the readable feeds and every target-intel record that mentions a CVE',
+    tags: ['endpoints'],
+    query: CveSearchQuery,
+    response: CveSearchPage,
   },
 } as const satisfies Record<string, Endpoint>;
 

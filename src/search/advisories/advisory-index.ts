@@ -44,6 +44,8 @@ export interface AdvisoryIndexPage {
   total: number;
   /** Records matching the filters. */
   filtered: number;
+  /** Records matching the filters per feed searched. */
+  filteredByFeed: Map<string, number>;
   /** Each record's stored JSON, UTF-8. */
   records: Array<AdvisoryPosition & { json: Uint8Array }>;
   /** In `after` mode: more records follow the last one returned. */
@@ -173,6 +175,7 @@ export class AdvisoryIndex {
       return {
         total: page.total,
         filtered: page.filtered,
+        filteredByFeed: new Map(names.map((name, i) => [name, page.filteredPerSegment[i]!])),
         more: page.more,
         records: page.hits.map((hit) => ({
           feed: hit.feed,

@@ -20,6 +20,8 @@ export interface PageHit extends AdvisoryPosition {
 export interface FoundPage {
   total: number;
   filtered: number;
+  /** Records matching the filters in each segment, in the order of the segments. */
+  filteredPerSegment: number[];
   hits: PageHit[];
   more: boolean;
   /** In `after` mode: the row ids of the records that follow the page, as many as asked to read ahead. */
@@ -92,7 +94,8 @@ export async function findPage(
       return m === 'all' ? ranks : intersectAll([m, ranks]);
     });
   }
-  const filtered = segments.reduce((sum, segment, i) => sum + sizeOf(segment, matches[i]!), 0);
+  const filteredPerSegment = segments.map((segment, i) => sizeOf(segment, matches[i]!));
+  const filtered = filteredPerSegment.reduce((sum, count) => sum + count, 0);
   const wanted = paging.mode === 'after' ? paging.limit + Math.max(1, readAhead) : paging.limit;
   const hits: PageHit[] = [];
   let skip = paging.mode === 'offset' ? paging.offset : 0;
@@ -130,6 +133,7 @@ export async function findPage(
   return {
     total: segments.reduce((sum, segment) => sum + segment.size, 0),
     filtered,
+    filteredPerSegment,
     hits: hits.slice(0, paging.limit),
     more,
     ahead: readAhead > 0 ? hits.slice(paging.limit).map((hit) => hit.rowId) : [],
