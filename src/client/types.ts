@@ -32,10 +32,17 @@ export type TargetIntelExportQuery = QueryOf<'targetIntelExport'>;
 export type CpeSearchQuery = QueryOf<'cpeSearch'>;
 export type AdvisoryQuery = QueryOf<'advisories'>;
 export type AdvisoryExportQuery = QueryOf<'advisoryExport'>;
+export type CveSearchQuery = QueryOf<'searchCve'>;
+
+/** An endpoint's 200 body. */
+export type ResultOf<K extends EndpointName> = Static<(typeof ENDPOINTS)[K]['response']>;
+export type CveSearchPage = ResultOf<'searchCve'>;
+export type CveSearchHit = CveSearchPage['data'][number];
 
 /** A cursor walk's query: the filters, sort, order, limit and display flags; the walk pages itself. */
 export type TargetIntelWalkQuery = Omit<TargetIntelQuery, 'page' | 'start_cursor' | 'cursor'>;
 export type AdvisoryWalkQuery = Omit<AdvisoryQuery, 'page' | 'start_cursor' | 'cursor'>;
+export type CveSearchWalkQuery = Omit<CveSearchQuery, 'page' | 'start_cursor' | 'cursor'>;
 
 export type TargetIntelPage = Static<typeof TargetIntelPageSchema>;
 export type TargetIntelRecord = Static<typeof TargetIntelRecordSchema>;

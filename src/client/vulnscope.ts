@@ -12,6 +12,10 @@ import type {
   AdvisoryWalkQuery,
   CpeSearchPage,
   CpeSearchQuery,
+  CveSearchHit,
+  CveSearchPage,
+  CveSearchQuery,
+  CveSearchWalkQuery,
   TargetIntelExportQuery,
   TargetIntelFacets,
   TargetIntelFacetsQuery,
@@ -80,6 +84,19 @@ export class Vulnscope {
   /** `GET /v3/search/cpe`: CPE names like the one asked for, each with its CVEs. */
   cpeSearch(query: CpeSearchQuery = {}, options?: CallOptions): Promise<CpeSearchPage> {
     return this.json('cpeSearch', query, options);
+  }
+
+  /** `GET /v3/search/cve`: one page of the feed records and target-intel records that mention a CVE. */
+  searchCve(query: CveSearchQuery, options?: CallOptions): Promise<CveSearchPage> {
+    return this.json('searchCve', query, options);
+  }
+
+  /** Every hit of a `/v3/search/cve` cursor walk, feeds first, then target-intel. */
+  async *searchCveHits(query: CveSearchWalkQuery, options?: CallOptions): AsyncGenerator<CveSearchHit> {
+    const pages = this.walk<CveSearchPage>((cursor) =>
+      this.searchCve(cursor ? { ...query, cursor } : { ...query, start_cursor: 'true' }, options),
+    );
+    for await (const page of pages) yield* page.data ?? [];
   }
 
   /** `GET /v4/advisory`: one page of advisories (by page, or one step of a cursor walk). */
@@ -191,4 +208,5 @@ export const METHOD_OF_ENDPOINT = {
   indexBackups: 'indexBackups',
   indexes: 'indexes',
   indexBackup: 'indexBackup',
+  searchCve: 'searchCve',
 } as const satisfies Record<EndpointName, keyof Vulnscope>;

@@ -136,6 +136,16 @@ describe.each(engineCases())('the SDK against a live server ($name)', (engine) =
     expect(widgets).toHaveLength(Math.ceil(ALPHA / 2));
   });
 
+  it('searchCve and searchCveHits: a page, and a cursor walk holding the same hits once', async () => {
+    const cve = 'CVE-2024-1000'; // hosts 0, 12, 24, 36, 48
+    const page = await client.searchCve({ cve, limit: 100 });
+    const walked = await collect(client.searchCveHits({ cve, limit: 2 }));
+    const key = (hit: { index: string; id: string | number }) => `${hit.index}/${hit.id}`;
+    expect(walked.map(key)).toEqual(page.data.map(key));
+    expect(new Set(walked.map(key)).size).toBe(walked.length);
+    expect(walked.filter((hit) => hit.index === 'target-intel')).toHaveLength(5);
+  });
+
   it('advisoryFeeds, indexes, backups, backup, indexBackups, indexBackup', async () => {
     const feeds = await client.advisoryFeeds();
     expect(feeds.data.map((feed) => feed.name)).toEqual(expect.arrayContaining(['alpha', 'beta']));
