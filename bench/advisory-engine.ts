@@ -1,6 +1,8 @@
 import type { AdvisoryFilters } from '../src/core/advisory/filters.js';
 import { AdvisoryIndex } from '../src/search/advisories/advisory-index.js';
 import type { AdvisoryPaging, Storage } from '../src/storage/index.js';
+import { lookupPurl, RecordBudget } from '../src/server/routes/purl/lookup.js';
+import { parsePurlQuestion } from '../src/server/routes/purl/parse.js';
 
 /**
  * The bare engine of `/v4/advisory`: what the route calls for a page, in-process and without HTTP,
@@ -9,6 +11,8 @@ import type { AdvisoryPaging, Storage } from '../src/storage/index.js';
 export interface AdvisoryEngine {
   description: string;
   search(feeds: string[], filters: AdvisoryFilters, paging: AdvisoryPaging): Promise<{ filtered: number }>;
+  /** What `GET /v3/purl` computes for one purl over `feeds`: the records read and their findings. */
+  purl(feeds: string[], purl: string): Promise<{ total: number }>;
   /** The index's own estimate of its memory. */
   memoryBytes(): number;
 }
@@ -19,6 +23,7 @@ export async function openAdvisoryEngine(storage: Storage): Promise<AdvisoryEngi
   return {
     description: '`AdvisoryIndex.search` (the in-memory index the route answers from)',
     search: (feeds, filters, paging) => index.search(feeds, filters, paging),
+    purl: (feeds, purl) => lookupPurl(index, feeds, parsePurlQuestion(purl, 'purl'), new RecordBudget()),
     memoryBytes: () => index.memoryBytes(),
   };
 }

@@ -32,6 +32,7 @@ import { registerTargetIntel } from './routes/target-intel/route.js';
 import { registerTargetIntelExport } from './routes/target-intel/export.js';
 import { registerTargetIntelFacets } from './routes/target-intel/facets-route.js';
 import { registerWhoami } from './routes/whoami.js';
+import { registerPurl } from './routes/purl/route.js';
 import { VERSION } from '../version.js';
 
 const PUBLIC_PATHS = new Set(['/healthz', '/healthz/live', '/openapi.json']);
@@ -127,6 +128,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   );
   registerTargetIntelExport(app, context, exports);
   registerAdvisoryExport(app, context, advisoryIndex, exports);
+  registerPurl(app, context, advisoryIndex);
   registerCpeSearch(app, context, context.cpeNames ?? new CpeNameIndex(context.storage.knowledge));
   const backups = new BackupStore(context.config.backupDir);
   await backups.ensure().catch((error: unknown) => app.log.warn({ err: error }, 'backup directory cannot be created'));

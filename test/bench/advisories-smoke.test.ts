@@ -19,6 +19,7 @@ const QUERY_CLASSES = [
   'vendor+product+version',
   'cpe (with version)',
   'purl (with version)',
+  '/v3/purl (purl lookup)',
   'package_name',
   'reference_tag',
   'description_lang',

@@ -5,6 +5,8 @@ import {
   CpeSearchQuery,
   FeedPath,
   IndexPath,
+  PurlQuery,
+  PurlsBody,
   TargetIntelExportQuery,
   TargetIntelFacetsQuery,
   TargetIntelQuery,
@@ -15,6 +17,8 @@ import {
   AdvisoryFeeds,
   AdvisoryPage,
   CpeSearchPage,
+  PurlResult,
+  PurlsResult,
   TargetIntelExportLine,
   TargetIntelFacets,
   TargetIntelPage,
@@ -27,7 +31,7 @@ import {
 
 /** One endpoint of the API, as both the server and the client read it. */
 export interface Endpoint {
-  method: 'GET';
+  method: 'GET' | 'POST';
   /** Fastify-style path: `:name` marks a path parameter. */
   path: string;
   /** The official client's operationId where VulnCheck has the endpoint, else Vulnscope's own. */
@@ -36,6 +40,8 @@ export interface Endpoint {
   tags: string[];
   query: TSchema;
   params?: TSchema;
+  /** The JSON request body (POST only). */
+  body?: TSchema;
   /** The body's media type when it is not JSON. */
   produces?: 'application/x-ndjson';
   /** The 200 body; for NDJSON, one line of it. */
@@ -155,6 +161,25 @@ export const ENDPOINTS = {
     query: TokenOnlyQuery,
     params: IndexPath,
     response: V3Backup,
+  },
+  purl: {
+    method: 'GET',
+    path: '/v3/purl',
+    operationId: 'purl_get',
+    summary: 'The CVEs and advisories (OSV, CVE 5) affecting one package version, named by its purl',
+    tags: ['endpoints'],
+    query: PurlQuery,
+    response: PurlResult,
+  },
+  purls: {
+    method: 'POST',
+    path: '/v3/purls',
+    operationId: 'purls_post',
+    summary: 'The CVEs and advisories affecting each of up to 100 package versions (a JSON array of purls)',
+    tags: ['endpoints'],
+    query: TokenOnlyQuery,
+    body: PurlsBody,
+    response: PurlsResult,
   },
 } as const satisfies Record<string, Endpoint>;
 
