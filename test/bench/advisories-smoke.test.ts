@@ -79,7 +79,12 @@ describe('advisory benchmark harness', () => {
       expect(query.api.c1.errors + query.api.c32.errors, query.name).toBe(0);
     }
     // The version-aware classes find something, so they measure the match-data path.
-    for (const name of ['vendor+product+version', 'cpe (with version)', 'purl (with version)']) {
+    for (const name of [
+      'vendor+product+version',
+      'cpe (with version)',
+      'purl (with version)',
+      '/v3/purl (purl lookup)',
+    ]) {
       expect(result.queries.find((q) => q.name === name)!.filtered, name).toBeGreaterThan(0);
     }
     expect(result.walk.duplicates).toBe(0);
