@@ -93,6 +93,8 @@ const say = (message: string) =>
 interface QueryClass {
   name: string;
   params: Record<string, string>;
+  /** The endpoint, when not `/v4/advisory`. */
+  path?: '/v3/purl';
 }
 
 /** Top entry of a count map (by count, then key, so picks are deterministic). */
@@ -148,6 +150,11 @@ export function pickAdvisoryQueries(stats: AdvisoryStats): QueryClass[] {
     {
       name: 'purl (with version)',
       params: { ...base, purl: `pkg:${pkg.package!.ecosystem}/${purlName}@${pkgVersion}` },
+    },
+    {
+      name: '/v3/purl (purl lookup)',
+      path: '/v3/purl',
+      params: { purl: `pkg:${pkg.package!.ecosystem}/${purlName}@${pkgVersion}` },
     },
     { name: 'package_name', params: { ...base, package_name: packageName } },
     { name: 'reference_tag', params: { ...base, reference_tag: 'exploit' } },
@@ -397,7 +404,7 @@ async function measureQuery(
   engine: AdvisoryEngine,
   context: ClassContext,
 ): Promise<AdvisoryQueryFigures> {
-  const path = `/v4/advisory?${new URLSearchParams(query.params)}`;
+  const path = `${query.path ?? '/v4/advisory'}?${new URLSearchParams(query.params)}`;
   const limit = Number(query.params.limit ?? LIMIT);
   const page = Number(query.params.page ?? 1);
   const paging: AdvisoryPaging = { mode: 'offset', offset: (page - 1) * limit, limit };
@@ -407,7 +414,14 @@ async function measureQuery(
   let filtered: number | undefined;
   let matchData = false;
   let firstMs = 1;
-  if (probe.status === 200) {
+  if (probe.status === 200 && query.path === '/v3/purl') {
+    const feeds = [FEED.name];
+    const t0 = performance.now();
+    filtered = (await engine.purl(feeds, query.params.purl!)).total;
+    firstMs = performance.now() - t0;
+    const runs = context.quick ? 5 : Math.max(10, Math.min(200, Math.round(3000 / Math.max(firstMs, 0.05))));
+    engineMs = await timeRuns(runs, () => engine.purl(feeds, query.params.purl!));
+  } else if (probe.status === 200) {
     const { feed, filters } = parseAdvisoryFilters(query.params);
     matchData = needsMatchData(filters);
     const feeds = [feed ?? FEED.name];
@@ -419,7 +433,8 @@ async function measureQuery(
   }
   const { run, body } = await measureClass(path, engineMs ? percentile(engineMs, 0.5) : firstMs, context);
   if (run.status === 200) {
-    const apiFiltered = (body as { _meta?: { filtered: number } })._meta?.filtered;
+    const meta = (body as { _meta?: { filtered?: number; total_documents?: number } })._meta;
+    const apiFiltered = query.path === '/v3/purl' ? meta?.total_documents : meta?.filtered;
     if (apiFiltered !== filtered)
       throw new Error(`${query.name}: the API says ${apiFiltered} records match, the engine ${filtered}`);
   }

@@ -20,7 +20,7 @@ const MIN_REDACTED_LENGTH = 8;
 const BACKOFF_MS = 1000;
 
 /**
- * Sends GET requests: the token as `Authorization: Bearer`, never in the URL; 429 retried after
+ * Sends requests: the token as `Authorization: Bearer`, never in the URL; 429 retried after
  * `Retry-After` up to `maxRetries` times; every failure as a `VulnscopeApiError`.
  */
 export class Transport {
@@ -47,6 +47,17 @@ export class Transport {
     return this.send(this.url(path, query), `GET ${path}`, headers, call);
   }
 
+  /** POSTs a JSON body to an API path; resolves with a 2xx answer, throws the error of any other. */
+  async post(path: string, body: unknown, call: CallOptions = {}): Promise<Answer> {
+    const headers = {
+      authorization: `Bearer ${this.options.token}`,
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'user-agent': this.options.userAgent,
+    };
+    return this.send(this.url(path), `POST ${path}`, headers, call, JSON.stringify(body));
+  }
+
   /** GETs an absolute URL without the token (signed download URLs must not receive it). */
   async open(url: string, call: CallOptions = {}): Promise<Answer> {
     const path = new URL(url).pathname;
@@ -70,13 +81,19 @@ export class Transport {
     }
   }
 
-  private async send(url: string, request: string, headers: Record<string, string>, call: CallOptions) {
+  private async send(url: string, request: string, headers: Record<string, string>, call: CallOptions, body?: string) {
     const timeoutMs = call.timeoutMs ?? this.options.timeoutMs;
     for (let attempt = 0; ; attempt++) {
       const deadline = new Deadline(timeoutMs, call.signal);
       let response: Response;
       try {
-        response = await this.options.fetch(url, { method: 'GET', headers, signal: deadline.signal });
+        const method = body === undefined ? 'GET' : 'POST';
+        response = await this.options.fetch(url, {
+          method,
+          headers,
+          signal: deadline.signal,
+          ...(body ? { body } : {}),
+        });
       } catch (error) {
         throw this.redacted(deadline.failure(error, request));
       }

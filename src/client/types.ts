@@ -38,6 +38,9 @@ export type CveSearchQuery = QueryOf<'searchCve'>;
 export type ResultOf<K extends EndpointName> = Static<(typeof ENDPOINTS)[K]['response']>;
 export type CveSearchPage = ResultOf<'searchCve'>;
 export type CveSearchHit = CveSearchPage['data'][number];
+export type PurlQuery = QueryOf<'purl'>;
+export type PurlResult = ResultOf<'purl'>;
+export type PurlsResult = ResultOf<'purls'>;
 
 /** A cursor walk's query: the filters, sort, order, limit and display flags; the walk pages itself. */
 export type TargetIntelWalkQuery = Omit<TargetIntelQuery, 'page' | 'start_cursor' | 'cursor'>;

@@ -16,6 +16,9 @@ import type {
   CveSearchPage,
   CveSearchQuery,
   CveSearchWalkQuery,
+  PurlQuery,
+  PurlResult,
+  PurlsResult,
   TargetIntelExportQuery,
   TargetIntelFacets,
   TargetIntelFacetsQuery,
@@ -97,6 +100,16 @@ export class Vulnscope {
       this.searchCve(cursor ? { ...query, cursor } : { ...query, start_cursor: 'true' }, options),
     );
     for await (const page of pages) yield* page.data ?? [];
+  }
+
+  /** `GET /v3/purl`: the CVEs and advisories affecting one package version. */
+  purl(query: PurlQuery, options?: CallOptions): Promise<PurlResult> {
+    return this.json('purl', query, options);
+  }
+
+  /** `POST /v3/purls`: the same for up to 100 package versions at once. */
+  async purls(purls: string[], options?: CallOptions): Promise<PurlsResult> {
+    return this.transport.json<PurlsResult>(await this.transport.post(pathOf('purls'), purls, options));
   }
 
   /** `GET /v4/advisory`: one page of advisories (by page, or one step of a cursor walk). */
@@ -209,4 +222,6 @@ export const METHOD_OF_ENDPOINT = {
   indexes: 'indexes',
   indexBackup: 'indexBackup',
   searchCve: 'searchCve',
+  purl: 'purl',
+  purls: 'purls',
 } as const satisfies Record<EndpointName, keyof Vulnscope>;

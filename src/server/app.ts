@@ -33,6 +33,7 @@ import { registerTargetIntelExport } from './routes/target-intel/export.js';
 import { registerTargetIntelFacets } from './routes/target-intel/facets-route.js';
 import { registerWhoami } from './routes/whoami.js';
 import { registerSearchCve } from './routes/search-cve/route.js';
+import { registerPurl } from './routes/purl/route.js';
 import { VERSION } from '../version.js';
 
 const PUBLIC_PATHS = new Set(['/healthz', '/healthz/live', '/openapi.json']);
@@ -129,6 +130,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   );
   registerTargetIntelExport(app, context, exports);
   registerAdvisoryExport(app, context, advisoryIndex, exports);
+  registerPurl(app, context, advisoryIndex);
   registerCpeSearch(app, context, context.cpeNames ?? new CpeNameIndex(context.storage.knowledge));
   const backups = new BackupStore(context.config.backupDir);
   await backups.ensure().catch((error: unknown) => app.log.warn({ err: error }, 'backup directory cannot be created'));

@@ -9,6 +9,7 @@ export function routeSchema(endpoint: Endpoint): FastifySchema {
     tags: endpoint.tags,
     querystring: endpoint.query,
     ...(endpoint.params ? { params: endpoint.params } : {}),
+    ...(endpoint.body ? { body: endpoint.body } : {}),
     ...(endpoint.produces ? { produces: endpoint.produces } : {}),
   };
 }

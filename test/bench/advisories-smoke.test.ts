@@ -19,6 +19,7 @@ const QUERY_CLASSES = [
   'vendor+product+version',
   'cpe (with version)',
   'purl (with version)',
+  '/v3/purl (purl lookup)',
   'package_name',
   'reference_tag',
   'description_lang',
@@ -79,7 +80,12 @@ describe('advisory benchmark harness', () => {
       expect(query.api.c1.errors + query.api.c32.errors, query.name).toBe(0);
     }
     // The version-aware classes find something, so they measure the match-data path.
-    for (const name of ['vendor+product+version', 'cpe (with version)', 'purl (with version)']) {
+    for (const name of [
+      'vendor+product+version',
+      'cpe (with version)',
+      'purl (with version)',
+      '/v3/purl (purl lookup)',
+    ]) {
       expect(result.queries.find((q) => q.name === name)!.filtered, name).toBeGreaterThan(0);
     }
     expect(result.queries.find((q) => q.name.startsWith('search/cve'))!.filtered).toBe(1);

@@ -18,6 +18,7 @@ const TI = '/v3/index/target-intel';
 const ADVISORY = '/v4/advisory';
 
 interface Answer {
+  method: 'get' | 'post';
   status: number;
   media: string;
   headers: Record<string, unknown>;
@@ -70,6 +71,8 @@ const OK: Array<[string, string]> = [
   ['/v3/backup/{index}', '/v3/backup/cpecve'],
   ['/v3/search/cve', '/v3/search/cve?cve=CVE-2021-41617'],
   ['/v3/search/cve', '/v3/search/cve?cve=cve-2021-41617&start_cursor=true&limit=1'],
+  ['/v3/purl', '/v3/purl?purl=pkg%3Apypi%2Faiohttp%403.7.0'],
+  ['/v3/purl', '/v3/purl?purl=pkg:golang/golang.org/x/net@v0.0.0-20180801000000-000000000000'],
   ['/healthz', '/healthz'],
   ['/healthz/live', '/healthz/live'],
   ['/whoami', '/whoami'],
@@ -107,11 +110,16 @@ describe.each(engineCases())('every answer against the served document ($name)',
 
   async function call(
     url: string,
-    options: { token?: string | null; headers?: Record<string, string> } = {},
+    options: { token?: string | null; headers?: Record<string, string>; body?: unknown } = {},
   ): Promise<Answer> {
     const token = options.token === undefined ? tokens.budgeted : options.token;
     const headers = { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) };
-    const response = await t.app.inject({ method: 'GET', url, headers });
+    const method = options.body === undefined ? 'get' : 'post';
+    const response = await t.app.inject(
+      method === 'get'
+        ? { method: 'GET', url, headers }
+        : { method: 'POST', url, headers, payload: options.body as object },
+    );
     const media = mediaOf(response.headers);
     const text = media === 'application/zip' ? '' : response.body;
     const bodies =
@@ -123,7 +131,7 @@ describe.each(engineCases())('every answer against the served document ($name)',
         : media === 'application/json'
           ? [JSON.parse(text) as unknown]
           : [];
-    return { status: response.statusCode, media, headers: response.headers, text, bodies };
+    return { method, status: response.statusCode, media, headers: response.headers, text, bodies };
   }
 
   const mediaOf = (headers: Record<string, unknown>) =>
@@ -133,9 +141,9 @@ describe.each(engineCases())('every answer against the served document ($name)',
 
   /** What the answer does differently from what the document declares for it; `[]` when nothing. */
   function problems(path: string, answer: Answer): string[] {
-    const declared = served.response(path, 'get', answer.status);
-    if (!declared) return [`GET ${path} declares no ${answer.status} answer`];
-    answered.add(`get ${path} ${answer.status}`);
+    const declared = served.response(path, answer.method, answer.status);
+    if (!declared) return [`${answer.method.toUpperCase()} ${path} declares no ${answer.status} answer`];
+    answered.add(`${answer.method} ${path} ${answer.status}`);
     const found: string[] = [];
     for (const [name, header] of Object.entries(declared.headers ?? {}))
       if (header.required && answer.headers[name.toLowerCase()] === undefined) found.push(`header ${name} missing`);
@@ -143,7 +151,7 @@ describe.each(engineCases())('every answer against the served document ($name)',
     if (!(answer.media in declared.content)) return [...found, `media type ${answer.media} is not declared`];
     answer.bodies.forEach((body, line) => {
       const where = answer.bodies.length > 1 ? `line ${line + 1}: ` : '';
-      for (const problem of served.responseProblems(path, 'get', answer.status, answer.media, body))
+      for (const problem of served.responseProblems(path, answer.method, answer.status, answer.media, body))
         found.push(`${where}${problem}`);
     });
     return found;
@@ -187,6 +195,12 @@ describe.each(engineCases())('every answer against the served document ($name)',
       expect(answer.bodies.at(-1)).toEqual({ _meta: { complete: true, records: answer.bodies.length - 1 } });
   });
 
+  it('200 of POST /v3/purls', async () => {
+    const purls = ['pkg:pypi/aiohttp@3.7.0', 'pkg:npm/left-pad@1.0.0'];
+    const answer = await expectValid('/v3/purls', '/v3/purls', 200, { body: purls });
+    expect((answer.bodies[0] as { data: unknown[] }).data).toHaveLength(2);
+  });
+
   it('explain=true serves evidence of knowledge and of the scanner', async () => {
     const answer = await expectValid(TI, `${TI}?explain=true&cidr=198.51.100.200/29`, 200);
     const evidence = (answer.bodies[0] as { data: Array<{ cve_evidence: Array<{ source: string }> }> }).data.flatMap(
@@ -225,7 +239,7 @@ describe.each(engineCases())('every answer against the served document ($name)',
     await expectValid(DOWNLOAD, url.replace(/signature=[^&]+/, 'signature=0000'), 403, { token: null });
   });
 
-  it.each<[string, string, number, 'none' | 'noFeeds' | undefined]>([
+  it.each<[string, string, number, 'none' | 'noFeeds' | undefined, unknown?]>([
     [TI, `${TI}?nope=1`, 400, undefined],
     [TI, `${TI}?port=0`, 400, undefined],
     [TI, `${TI}?cursor=forged.sig`, 400, undefined],
@@ -237,6 +251,12 @@ describe.each(engineCases())('every answer against the served document ($name)',
     ['/v4/backup', '/v4/backup?nope=1', 400, undefined],
     ['/whoami', '/whoami?name=%01', 400, undefined],
     ['/v3/search/cve', '/v3/search/cve?cve=nope', 400, undefined],
+    ['/v3/purl', '/v3/purl?purl=pkg%3Apypi%2Faiohttp', 400, undefined],
+    ['/v3/purls', '/v3/purls', 400, undefined, { purls: [] }],
+    ['/v3/purl', '/v3/purl?purl=pkg%3Apypi%2Faiohttp%403.7.0', 401, 'none'],
+    ['/v3/purls', '/v3/purls', 401, 'none', []],
+    ['/v3/purl', '/v3/purl?purl=pkg%3Apypi%2Faiohttp%403.7.0', 402, 'noFeeds'],
+    ['/v3/purls', '/v3/purls', 402, 'noFeeds', ['pkg:pypi/aiohttp@3.7.0']],
     [TI, TI, 401, 'none'],
     [`${TI}/facets`, `${TI}/facets?fields=port`, 401, 'none'],
     [`${TI}/export`, `${TI}/export`, 401, 'none'],
@@ -258,9 +278,10 @@ describe.each(engineCases())('every answer against the served document ($name)',
     ['/v4/backup/{feed}', `/v4/backup/${ARCHIVED_FEED}`, 402, 'noFeeds'],
     ['/v4/backup/{feed}', '/v4/backup/no-such-feed', 404, undefined],
     ['/v3/backup/{index}', '/v3/backup/no-such-index', 404, undefined],
-  ])('%s: %s answers %i in the declared error shape', async (path, url, status, token) => {
+  ])('%s: %s answers %i in the declared error shape', async (path, url, status, token, body) => {
     const answer = await expectValid(path, url, status, {
       token: token === 'none' ? null : token === 'noFeeds' ? tokens.noFeeds : undefined,
+      body,
     });
     expect(answer.bodies).toEqual([{ error: true, errors: [expect.any(String)] }]);
   });

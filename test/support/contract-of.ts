@@ -66,6 +66,10 @@ const CONTRACT: Record<string, Problems> = {
   ),
   '/v3/index': lookup('render.Response-array_params_IndexList'),
   '/v3/search/cve': lookup('render.ResponseWithMetadata-array_index_CveSearchHit-index_CveSearchMeta'),
+  '/v3/purl': lookup('render.ResponseWithMetadata-v3controllers_PurlResponseData-v3controllers_PurlResponseMetadata'),
+  '/v3/purls': lookup(
+    'render.ResponseWithMetadata-v3controllers_PurlsResponseData-v3controllers_PurlsResponseMetadata',
+  ),
 };
 
 /** Export lines are the contract's records (the closing line is Vulnscope's own). */

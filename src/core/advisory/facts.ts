@@ -54,12 +54,13 @@ export const TERM_VALUE_MAX = 600;
 export const termValue = (value: string) => value.slice(0, TERM_VALUE_MAX);
 
 /** The CNA container, then every ADP container. */
-function containersOf(record: Json): Json[] {
+export function containersOf(record: Json): Json[] {
   const containers = isObject(record.containers) ? record.containers : {};
   return [...(isObject(containers.cna) ? [containers.cna] : []), ...objects(containers.adp)];
 }
 
-function matchEntry(affected: Json): MatchEntry {
+/** One `affected[]` item as the filters compare it. */
+export function matchEntry(affected: Json): MatchEntry {
   const entry: MatchEntry = {};
   const vendor = text(affected.vendor);
   const product = text(affected.product);

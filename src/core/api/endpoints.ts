@@ -6,6 +6,8 @@ import {
   CveSearchQuery,
   FeedPath,
   IndexPath,
+  PurlQuery,
+  PurlsBody,
   TargetIntelExportQuery,
   TargetIntelFacetsQuery,
   TargetIntelQuery,
@@ -17,6 +19,8 @@ import {
   AdvisoryPage,
   CpeSearchPage,
   CveSearchPage,
+  PurlResult,
+  PurlsResult,
   TargetIntelExportLine,
   TargetIntelFacets,
   TargetIntelPage,
@@ -29,7 +33,7 @@ import {
 
 /** One endpoint of the API, as both the server and the client read it. */
 export interface Endpoint {
-  method: 'GET';
+  method: 'GET' | 'POST';
   /** Fastify-style path: `:name` marks a path parameter. */
   path: string;
   /** The official client's operationId where VulnCheck has the endpoint, else Vulnscope's own. */
@@ -38,6 +42,8 @@ export interface Endpoint {
   tags: string[];
   query: TSchema;
   params?: TSchema;
+  /** The JSON request body (POST only). */
+  body?: TSchema;
   /** The body's media type when it is not JSON. */
   produces?: 'application/x-ndjson';
   /** The 200 body; for NDJSON, one line of it. */
@@ -166,6 +172,25 @@ export const ENDPOINTS = {
     tags: ['endpoints'],
     query: CveSearchQuery,
     response: CveSearchPage,
+  },
+  purl: {
+    method: 'GET',
+    path: '/v3/purl',
+    operationId: 'purl_get',
+    summary: 'The CVEs and advisories (OSV, CVE 5) affecting one package version, named by its purl',
+    tags: ['endpoints'],
+    query: PurlQuery,
+    response: PurlResult,
+  },
+  purls: {
+    method: 'POST',
+    path: '/v3/purls',
+    operationId: 'purls_post',
+    summary: 'The CVEs and advisories affecting each of up to 100 package versions (a JSON array of purls)',
+    tags: ['endpoints'],
+    query: TokenOnlyQuery,
+    body: PurlsBody,
+    response: PurlsResult,
   },
 } as const satisfies Record<string, Endpoint>;
 

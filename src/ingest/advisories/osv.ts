@@ -138,6 +138,9 @@ function convertAffected(item: JsonObject): JsonObject {
   if (purl) entry.packageURL = purl;
 
   const versions: JsonObject[] = [];
+  // GIT ranges order commits, not releases: placed last, they cannot leave undecided a release that
+  // a range or the versions list holds (the CVE 5 algorithm lets the first entry holding V decide).
+  const gitVersions: JsonObject[] = [];
   for (const r of list(item.ranges).filter(isObject)) {
     const type = str(r.type)?.toUpperCase();
     const versionType =
@@ -147,9 +150,10 @@ function convertAffected(item: JsonObject): JsonObject {
           ? 'semver'
           : (lookup(ECOSYSTEM_VERSION_TYPES, ecosystemBase(ecosystem)) ?? 'custom');
     if (type === 'GIT' && str(r.repo) && entry.repo === undefined) entry.repo = r.repo;
-    versions.push(...versionsFromRange(r, versionType));
+    (type === 'GIT' ? gitVersions : versions).push(...versionsFromRange(r, versionType));
   }
   for (const v of strings(item.versions)) versions.push({ version: v, status: 'affected' });
+  versions.push(...gitVersions);
   if (versions.length > 0) entry.versions = versions;
   entry.defaultStatus = 'unaffected';
 

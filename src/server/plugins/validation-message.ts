@@ -38,10 +38,22 @@ function shown(value: unknown): string {
   return JSON.stringify(text.length > SHOWN_VALUE_MAX ? `${text.slice(0, SHOWN_VALUE_MAX)}…` : text);
 }
 
+/** A JSON body's failure: its item (by index) and the limit it broke. */
+function describeBody(keyword: string, instancePath: string, params: Record<string, unknown>): string {
+  const item = instancePath.split('/')[1];
+  const where = item === undefined ? 'the request body' : `item ${item} of the request body`;
+  if (keyword === 'maxItems') return `the request body must hold at most ${String(params.limit)} items`;
+  if (keyword === 'maxLength') return `${where} must be at most ${String(params.limit)} characters long`;
+  if (keyword === 'minLength') return `${where} must not be empty`;
+  if (keyword === 'type') return `${where} must be of type ${String(params.type)}`;
+  return `${where} is invalid (${keyword})`;
+}
+
 /** Turns a schema failure into a sentence naming the parameter, from what the schema declares. */
 export function describeValidation(error: FastifyError, request: FastifyRequest): string {
   const first = error.validation![0]!;
   const params = first.params as Record<string, unknown>;
+  if (error.validationContext === 'body') return describeBody(first.keyword, first.instancePath, params);
   if (first.keyword === 'additionalProperties') return `unknown parameter "${String(params.additionalProperty)}"`;
   if (first.keyword === 'required') return `parameter "${String(params.missingProperty)}" is required`;
   const name = first.instancePath.replace(/^\//, '').split('/')[0] ?? '';

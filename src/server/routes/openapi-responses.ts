@@ -26,10 +26,19 @@ const RATE_LIMIT_HEADERS = {
 /** What a 429 carries: Retry-After always, the budget's headers when the budget (not the export bound) refused. */
 const TOO_MANY_HEADERS = { ...RETRY_AFTER, ...RATE_LIMIT_HEADERS };
 
-/** The error answers a route can give: 400 and 503 on every route; 401, 402, 404 and 429 where they apply. */
+/** The v3 paths that read advisory feeds, and so answer 402 as the v4 ones do. */
+const FEED_READING_V3 = new Set(['/v3/purl', '/v3/purls']);
+
+/** The error answers a route can give: 400 and 503 on every route; 401, 402, 404, 413, 415 and 429 where they apply. */
 export function errorResponses(route: CollectedRoute, path: string) {
   return {
     '400': errorResponse('Bad Request: a parameter is unknown, repeated or invalid (the message names it)'),
+    ...(route.schema.body
+      ? {
+          '413': errorResponse('Content Too Large: the request body is larger than the route accepts'),
+          '415': errorResponse('Unsupported Media Type: the request body must be application/json'),
+        }
+      : {}),
     ...(route.secured
       ? {
           '401': errorResponse('Unauthorized: no token, or an unknown, revoked or expired one'),
@@ -39,7 +48,9 @@ export function errorResponses(route: CollectedRoute, path: string) {
           ),
         }
       : {}),
-    ...(path.startsWith('/v4/') ? { '402': errorResponse('Payment Required: the token may not read that feed') } : {}),
+    ...(path.startsWith('/v4/') || FEED_READING_V3.has(path)
+      ? { '402': errorResponse('Payment Required: the token may not read that feed') }
+      : {}),
     ...(route.secured
       ? {}
       : path.includes('{')

@@ -106,6 +106,7 @@ function buildDocument(routes: CollectedRoute[], version: string, publicUrl: str
       summary: route.schema.summary,
       tags: route.schema.tags,
       parameters,
+      ...(route.schema.body ? { requestBody: requestBodyOf(route.schema.body as TSchema, schemas) } : {}),
       security: route.secured ? SECURITY : [],
       responses: { ...ok, ...errorResponses(route, path), ...ownUnavailable(route, schemas) },
     };
@@ -157,6 +158,12 @@ interface ObjectSchema {
 function parameterOf(name: string, location: 'query' | 'path', required: boolean, schema: unknown) {
   const { description, ...rest } = stripTypebox(schema) as { description?: string };
   return { name, in: location, required, ...(description ? { description } : {}), schema: rest };
+}
+
+/** A JSON request body, its description lifted beside the schema. */
+function requestBodyOf(body: TSchema, schemas: SchemaComponents) {
+  const { description, ...schema } = schemas.use(body) as { description?: string };
+  return { required: true, ...(description ? { description } : {}), content: { 'application/json': { schema } } };
 }
 
 /** TypeBox schemas carry symbol keys and `kind` markers; JSON.stringify drops symbols. */

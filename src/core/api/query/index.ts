@@ -4,3 +4,4 @@ export * from './common.js';
 export * from './cpe-search.js';
 export * from './target-intel.js';
 export * from './search-cve.js';
+export * from './purl.js';

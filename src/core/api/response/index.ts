@@ -6,3 +6,4 @@ export * from './error.js';
 export * from './service.js';
 export * from './target-intel.js';
 export * from './search-cve.js';
+export * from './purl.js';
