@@ -65,6 +65,8 @@ const CONTRACT: Record<string, Problems> = {
     'render.ResponseWithMetadata-v3controllers_BackupResponseData-v3controllers_BackupResponseMetadata',
   ),
   '/v3/index': lookup('render.Response-array_params_IndexList'),
+  '/v3/cpe': lookup('render.ResponseWithMetadata-array_string-v3controllers_ResponseMetadata'),
+  '/v3/entitlements': lookup('models.Entitlements'),
 };
 
 /** Export lines are the contract's records (the closing line is Vulnscope's own). */

@@ -148,17 +148,18 @@ export class ProductCves {
     vulnerableOnly: boolean,
     slicer: Slicer,
   ): Promise<CveList> {
-    const locals = await this.localsOf(name, cpe, lookup, vulnerableOnly, slicer);
+    const locals = (await this.localsOf(name, cpe, lookup, vulnerableOnly, slicer)).toUint32Array();
     return tableList(() => (this.jsonTable ??= CveJsonTable.of(this.cveIds)), this.cveIds, locals);
   }
 
-  private async localsOf(
+  /** The name's CVEs as local numbers (a fresh bitmap the caller may change). */
+  async localsOf(
     name: Wfn,
     cpe: string,
     lookup: NameLookup,
     vulnerableOnly: boolean,
     slicer: Slicer,
-  ): Promise<Uint32Array> {
+  ): Promise<Bitmap> {
     const parts: Bitmap[] = [];
     const extra: number[] = [];
     const keyed = vulnerableOnly ? [this.vulnerable] : [this.vulnerable, this.other];
@@ -180,7 +181,12 @@ export class ProductCves {
     if (!vulnerableOnly) extra.push(...slow.other);
     const union = RoaringBitmap32.orMany(parts);
     if (extra.length > 0) union.addMany(extra);
-    return union.toUint32Array();
+    return union;
+  }
+
+  /** The CVE ids of local numbers, ascending. */
+  idsOf(locals: Bitmap): string[] {
+    return Array.from(locals, (local) => this.cveIds[local]!);
   }
 
   private async slowOf(

@@ -5,3 +5,5 @@ export * from './cpe-search.js';
 export * from './error.js';
 export * from './service.js';
 export * from './target-intel.js';
+export * from './cpe-lookup.js';
+export * from './entitlements.js';
