@@ -37,9 +37,24 @@ describe.each(engineCases())('GET /v3/entitlements, GET /v3/openapi ($name)', (e
   };
 
   it.each([
-    ['the server default (every feed, its budgets)', {}, registered, [...budgets('600/60s').slice(0, 2), 'backup=10/3600s', ...budgets('600/60s').slice(3)]],
-    ['listed feeds, an own budget', { feeds: parseFeedEntitlement('nist-nvd2,cisa-kev'), rateLimit: 120 }, ['cisa-kev', 'nist-nvd2'], [...budgets('120/60s').slice(0, 2), 'backup=120/3600s', ...budgets('120/60s').slice(3)]],
-    ['no feed, unlimited', { feeds: parseFeedEntitlement('none'), rateLimit: 'unlimited' as const }, [], budgets('unlimited')],
+    [
+      'the server default (every feed, its budgets)',
+      {},
+      registered,
+      [...budgets('600/60s').slice(0, 2), 'backup=10/3600s', ...budgets('600/60s').slice(3)],
+    ],
+    [
+      'listed feeds, an own budget',
+      { feeds: parseFeedEntitlement('nist-nvd2,cisa-kev'), rateLimit: 120 },
+      ['cisa-kev', 'nist-nvd2'],
+      [...budgets('120/60s').slice(0, 2), 'backup=120/3600s', ...budgets('120/60s').slice(3)],
+    ],
+    [
+      'no feed, unlimited',
+      { feeds: parseFeedEntitlement('none'), rateLimit: 'unlimited' as const },
+      [],
+      budgets('unlimited'),
+    ],
   ])('%s', async (_, options, feeds, rateLimit) => {
     expect(await entitlementsOf(options)).toEqual({ feeds, rate_limit: rateLimit });
   });

@@ -55,7 +55,12 @@ describe.each(engineCases())('GET /v3/cpe ($name)', (engine) => {
     expect(served.responseProblems('/v3/cpe', 'get', 200, 'application/json', body)).toEqual([]);
     expect(body.data).toEqual(FORTIOS_720);
     expect(body._meta).toMatchObject({ cpe, total_documents: 2 });
-    expect(body._meta.cpe_struct).toMatchObject({ part: 'o', vendor: 'fortinet', product: 'fortios', version: '7\\.2\\.0' });
+    expect(body._meta.cpe_struct).toMatchObject({
+      part: 'o',
+      vendor: 'fortinet',
+      product: 'fortios',
+      version: '7\\.2\\.0',
+    });
     expect(typeof body._benchmark).toBe('number');
   });
 

@@ -1,4 +1,13 @@
-import { ANY, CPE_ATTRIBUTES, formatCpe23, hasUnquotedWildcard, NA, parseCpeQuery, unquoteWfnValue, type Wfn } from '../../../core/cpe.js';
+import {
+  ANY,
+  CPE_ATTRIBUTES,
+  formatCpe23,
+  hasUnquotedWildcard,
+  NA,
+  parseCpeQuery,
+  unquoteWfnValue,
+  type Wfn,
+} from '../../../core/cpe.js';
 import { badRequest } from '../../../core/errors.js';
 import type { CpeLookupQuery } from '../../../core/api/index.js';
 import { isConcrete } from '../../../core/applicability/name-match.js';
