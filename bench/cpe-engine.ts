@@ -1,4 +1,6 @@
 import { CpeNameIndex } from '../src/search/cpe-names/index.js';
+import { lookupCpe } from '../src/server/routes/cpe-lookup/lookup.js';
+import { parseCpeLookup } from '../src/server/routes/cpe-lookup/query.js';
 import { parseCpeSearch } from '../src/server/routes/cpe-search/query.js';
 import { searchCpe } from '../src/server/routes/cpe-search/search.js';
 import type { Storage } from '../src/storage/index.js';
@@ -11,6 +13,8 @@ import type { Storage } from '../src/storage/index.js';
 export interface CpeEngine {
   description: string;
   search(params: Record<string, string>): Promise<{ total: number; names: number; links: number }>;
+  /** What `/v3/cpe` computes: the CVEs of the CPE and of the names it matches. */
+  lookup(params: { cpe: string; isVulnerable?: string }): Promise<{ total: number }>;
   /** The name index's own estimate of its memory (the per-product CVE structures report none). */
   memoryBytes(): number;
 }
@@ -27,6 +31,10 @@ export async function openCpeEngine(storage: Storage): Promise<CpeEngine> {
         names: found.names.length,
         links: found.names.reduce((sum, name) => sum + name.cves.length, 0),
       };
+    },
+    async lookup(params) {
+      const query = parseCpeLookup({ cpe: params.cpe, isVulnerable: params.isVulnerable === 'true' });
+      return { total: (await lookupCpe(storage, names, query)).length };
     },
     memoryBytes: () => names.memoryBytes(),
   };

@@ -56,7 +56,7 @@ export function compareKnowledgeWithSqlite(
   const file = path.join(dir, `knowledge-sqlite-${cves}.json`);
   if (!fs.existsSync(file)) return undefined;
   const sqlite = JSON.parse(fs.readFileSync(file, 'utf8')) as KnowledgeBenchResult;
-  const all = [...sqlite.search.queries, ...(sqlite.search.pathological ?? [])];
+  const all = [...sqlite.search.queries, ...(sqlite.search.pathological ?? []), ...(sqlite.search.lookups ?? [])];
   return {
     file: path.basename(file),
     date: sqlite.date,
@@ -144,6 +144,8 @@ export interface KnowledgeBenchResult {
     queries: SearchFigures[];
     /** The requests that used to stall a server (deep pages without a selective filter, `version` alone). */
     pathological: SearchFigures[];
+    /** `GET /v3/cpe` classes: `total` and `links` are the CVEs listed (absent in reports before it). */
+    lookups?: SearchFigures[];
     memory: SearchMemory;
   };
   comparedWith?: KnowledgeSqliteComparison;
@@ -186,7 +188,7 @@ const pct = (part: number, whole: number) => `${((100 * part) / Math.max(1, whol
 /** Writes `knowledge-<engine>-<cves>.json` and `.md`. */
 export function writeKnowledgeReport(dir: string, result: KnowledgeBenchResult): string[] {
   fs.mkdirSync(dir, { recursive: true });
-  for (const q of [...result.search.queries, ...result.search.pathological])
+  for (const q of [...result.search.queries, ...result.search.pathological, ...(result.search.lookups ?? [])])
     q.targets = classTargets(q, result.comparedWith?.apiP50Ms[q.name]);
   const base = path.join(dir, `knowledge-${result.engine}-${result.cves}`);
   fs.writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
@@ -250,15 +252,19 @@ export function renderKnowledgeMarkdown(r: KnowledgeBenchResult): string {
     '',
     ...r.search.pathological.filter((q) => q.refusal).map((q) => `${q.name}: the server answers 400: "${q.refusal}"`),
     '',
+    ...lookupSection(r.search.lookups ?? []),
     '### Targets',
     '',
     '| class | status |',
     '|---|---|',
     ...[...r.search.queries, ...r.search.pathological].map((q) => `| ${q.name} | ${verdict(q.targets ?? [])} |`),
+    ...(r.search.lookups ?? []).map((q) => `| /v3/cpe ${q.name} | ${verdict(q.targets ?? [])} |`),
     `| index memory ≤ 1.5 GB per process | ${memoryVerdict(r.search.memory)} |`,
     '',
     `Class targets met: ${(() => {
-      const t = sumTargets([...r.search.queries, ...r.search.pathological].map((q) => q.targets ?? []));
+      const t = sumTargets(
+        [...r.search.queries, ...r.search.pathological, ...(r.search.lookups ?? [])].map((q) => q.targets ?? []),
+      );
       return `${t.met} of ${t.total}`;
     })()}. Index memory (\`memoryBytes()\`, the in-process build, ${r.search.memory.engineBuildSeconds.toFixed(1)} s): ${n(r.search.memory.indexBytes / 2 ** 20)} MiB; harness memory growth (JS heap + external, after full GCs) from before the build to after every class: ${n(r.search.memory.engineHeapBytes / 2 ** 20)} MiB; server worker RSS after the classes: ${r.search.memory.workerRssMiB.map((m) => `${n(m)} MiB`).join(', ')}; server start ${r.search.memory.serverStartSeconds.toFixed(1)} s.`,
     '',
@@ -339,6 +345,20 @@ function explainSection(r: KnowledgeBenchResult): string[] {
     `| API | ${list(api.coldMs)} | ${ms(api.warmP50Ms)} | ${ms(api.warmP99Ms)} | ${bytes(api.responseBytes)} |`,
     '',
     `Target: a page ≤ 50 ms — ${worstCold <= 50 ? 'met' : `not met cold (worst page ${ms(worstCold)} ms)`}${api.warmP50Ms <= 50 ? ', met warm' : `, not met warm (${ms(api.warmP50Ms)} ms)`}.`,
+    '',
+  ];
+}
+
+function lookupSection(lookups: SearchFigures[]): string[] {
+  if (lookups.length === 0) return [];
+  return [
+    '### CPE lookup (`GET /v3/cpe`)',
+    '',
+    'The same measurements; total and the links column are the CVEs listed (the CVEs of the CPE and of every name it matches).',
+    '',
+    ...searchTable(lookups),
+    '',
+    ...lookups.filter((q) => q.refusal).map((q) => `${q.name}: the server answers 400: "${q.refusal}"`),
     '',
   ];
 }

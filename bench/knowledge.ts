@@ -197,6 +197,29 @@ export function pickSearchQueries(model: KnowledgeModel): QueryClass[] {
   ];
 }
 
+/** The `/v3/cpe` classes: a name (both bindings), a version prefix, whole products, and a vendor alone. */
+export function pickLookupQueries(model: KnowledgeModel): QueryClass[] {
+  const { byVendor } = dictionaryCounts(model);
+  const topVendor = [...byVendor].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+  const heaviest = model.products.reduce(
+    (best, p) => (p.nameCount > best.nameCount && p.part !== 'h' ? p : best),
+    model.products[0]!,
+  );
+  const name = 'cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*';
+  return [
+    { name: 'name', params: { cpe: name } },
+    { name: 'name (2.2 URI)', params: { cpe: 'cpe:/a:apache:http_server:2.4.49' } },
+    { name: 'name, isVulnerable=true', params: { cpe: name, isVulnerable: 'true' } },
+    { name: 'version prefix 2.4.*', params: { cpe: 'cpe:2.3:a:apache:http_server:2.4.*' } },
+    { name: 'product, no version', params: { cpe: 'cpe:2.3:a:apache:http_server' } },
+    {
+      name: 'product, no version (most names)',
+      params: { cpe: `cpe:2.3:${heaviest.part}:${heaviest.vendor}:${heaviest.product}` },
+    },
+    { name: 'vendor alone', params: { cpe: `cpe:2.3:*:${topVendor}` } },
+  ];
+}
+
 /**
  * The requests that used to stall a server, besides `part=a` at page 100 (the class "deep page"
  * above): the last page of the 10,000 window with no filter, and `version` with no vendor or
@@ -404,6 +427,15 @@ async function main(): Promise<void> {
     };
     const queries = await measureAll(pickSearchQueries(model));
     const pathological = await measureAll(pickPathologicalSearches());
+    const lookups: SearchFigures[] = [];
+    for (const query of pickLookupQueries(model)) {
+      say(`lookup: ${query.name} ${new URLSearchParams(query.params)}`);
+      const q = await measureLookup(query, engine, classContext);
+      lookups.push(q);
+      say(
+        `  ${q.status === 400 ? 'refused (400)' : `${fmt(q.total ?? 0)} CVEs`}; engine cold ${q.engineColdMs?.toFixed(2) ?? '–'} ms, p50 ${q.engineP50Ms?.toFixed(2) ?? '–'} ms, API p50 ${q.api.c1.p50Ms.toFixed(2)} p99 ${q.api.c1.p99Ms.toFixed(2)} ms, c=32 ${q.api.c32.requestsPerSecond.toFixed(1)} req/s`,
+      );
+    }
     const serverStatus = await readLoopDelay(baseUrl, statusToken, options.workers);
     // What the engine holds after every class ran through it (indexes, prepared products), the harness's other data aside.
     const engineHeapBytes = heapUsedAfterGc() - heapBefore;
@@ -512,7 +544,7 @@ async function main(): Promise<void> {
         peakRssMiB,
         database: size,
       },
-      search: { floor: { c1: floor1, c32: floor32 }, queries, pathological, memory: searchMemory },
+      search: { floor: { c1: floor1, c32: floor32 }, queries, pathological, lookups, memory: searchMemory },
       ...(matching ?? {}),
       ...(explain ? { explain } : {}),
       ...(memory ? { memory } : {}),
@@ -627,6 +659,47 @@ async function measureSearch(query: QueryClass, engine: CpeEngine, context: Clas
     name: query.name,
     params: query.params,
     ...(first ? { total: first.total, names: first.names, links: first.links } : {}),
+    ...(engineMs && coldMs !== undefined
+      ? {
+          engineRuns: engineMs.length,
+          engineColdMs: coldMs,
+          engineP50Ms: percentile(engineMs, 0.5),
+          engineP99Ms: percentile(engineMs, 0.99),
+        }
+      : {}),
+    ...run,
+    api: { c1: run.c1, c32: run.c32 },
+  };
+}
+
+async function measureLookup(query: QueryClass, engine: CpeEngine, context: ClassContext): Promise<SearchFigures> {
+  const url = `/v3/cpe?${new URLSearchParams(query.params)}`;
+  const params = query.params as { cpe: string; isVulnerable?: string };
+  // The server decides whether the class is answered or refused; a refused class has no engine time.
+  const probe = await getJson(`${context.baseUrl}${url}`, context.token);
+  let total: number | undefined;
+  let coldMs: number | undefined;
+  let engineMs: number[] | undefined;
+  if (probe.status === 200) {
+    let t = performance.now();
+    total = (await engine.lookup(params)).total;
+    coldMs = performance.now() - t;
+    t = performance.now();
+    await engine.lookup(params);
+    const warmMs = performance.now() - t;
+    const runs = context.quick ? 5 : Math.max(10, Math.min(200, Math.round(3000 / Math.max(warmMs, 0.05))));
+    engineMs = await timeRuns(runs, () => engine.lookup(params));
+  }
+  const { run, body } = await measureClass(url, engineMs ? percentile(engineMs, 0.5) : 1, context);
+  if (run.status === 200 && total !== undefined) {
+    const answer = body as { _meta?: { total_documents?: number } };
+    if (answer._meta?.total_documents !== total)
+      throw new Error(`${query.name}: the API lists ${answer._meta?.total_documents} CVEs, the engine ${total}`);
+  }
+  return {
+    name: query.name,
+    params: query.params,
+    ...(total !== undefined ? { total, links: total } : {}),
     ...(engineMs && coldMs !== undefined
       ? {
           engineRuns: engineMs.length,

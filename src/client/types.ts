@@ -41,6 +41,10 @@ export type CveSearchHit = CveSearchPage['data'][number];
 export type PurlQuery = QueryOf<'purl'>;
 export type PurlResult = ResultOf<'purl'>;
 export type PurlsResult = ResultOf<'purls'>;
+export type CpeLookupQuery = QueryOf<'cpeLookup'>;
+export type CpeLookup = ResultOf<'cpeLookup'>;
+export type Entitlements = ResultOf<'entitlements'>;
+export type OpenApiDocument = ResultOf<'openapiLookup'>;
 
 /** A cursor walk's query: the filters, sort, order, limit and display flags; the walk pages itself. */
 export type TargetIntelWalkQuery = Omit<TargetIntelQuery, 'page' | 'start_cursor' | 'cursor'>;

@@ -17,6 +17,10 @@ import type {
   CveSearchQuery,
   CveSearchWalkQuery,
   PurlQuery,
+  CpeLookup,
+  CpeLookupQuery,
+  Entitlements,
+  OpenApiDocument,
   PurlResult,
   PurlsResult,
   TargetIntelExportQuery,
@@ -110,6 +114,21 @@ export class Vulnscope {
   /** `POST /v3/purls`: the same for up to 100 package versions at once. */
   async purls(purls: string[], options?: CallOptions): Promise<PurlsResult> {
     return this.transport.json<PurlsResult>(await this.transport.post(pathOf('purls'), purls, options));
+  }
+
+  /** `GET /v3/cpe`: the CVE ids whose applicability matches a CPE (2.2 or 2.3). */
+  cpeLookup(query: CpeLookupQuery, options?: CallOptions): Promise<CpeLookup> {
+    return this.json('cpeLookup', query, options);
+  }
+
+  /** `GET /v3/entitlements`: the feeds this token may read and its rate limits. */
+  entitlements(options?: CallOptions): Promise<Entitlements> {
+    return this.json('entitlements', {}, options);
+  }
+
+  /** `GET /v3/openapi`: the server's OpenAPI document. */
+  openapiLookup(options?: CallOptions): Promise<OpenApiDocument> {
+    return this.json('openapiLookup', {}, options);
   }
 
   /** `GET /v4/advisory`: one page of advisories (by page, or one step of a cursor walk). */
@@ -224,4 +243,7 @@ export const METHOD_OF_ENDPOINT = {
   searchCve: 'searchCve',
   purl: 'purl',
   purls: 'purls',
+  cpeLookup: 'cpeLookup',
+  entitlements: 'entitlements',
+  openapiLookup: 'openapiLookup',
 } as const satisfies Record<EndpointName, keyof Vulnscope>;

@@ -1,4 +1,7 @@
 import { registerCpeSearch } from './routes/cpe-search/route.js';
+import { registerCpeLookup } from './routes/cpe-lookup/route.js';
+import { registerEntitlements } from './routes/entitlements.js';
+import { registerOpenApiLookup } from './routes/openapi-lookup.js';
 import { CpeNameIndex } from '../search/cpe-names/index.js';
 import { takeTurn } from '../search/loop-turns.js';
 import { FeedRegistry } from '../services/feed-registry.js';
@@ -131,7 +134,10 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerTargetIntelExport(app, context, exports);
   registerAdvisoryExport(app, context, advisoryIndex, exports);
   registerPurl(app, context, advisoryIndex);
-  registerCpeSearch(app, context, context.cpeNames ?? new CpeNameIndex(context.storage.knowledge));
+  const cpeNames = context.cpeNames ?? new CpeNameIndex(context.storage.knowledge);
+  registerCpeSearch(app, context, cpeNames);
+  registerCpeLookup(app, context, cpeNames);
+  registerEntitlements(app, context);
   const backups = new BackupStore(context.config.backupDir);
   await backups.ensure().catch((error: unknown) => app.log.warn({ err: error }, 'backup directory cannot be created'));
   registerBackup(app, context, backups);
@@ -179,5 +185,6 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   }
   registerWhoami(app);
   registerOpenApi(app, routes, VERSION, context.config.publicUrl);
+  registerOpenApiLookup(app, routes, VERSION, context.config.publicUrl);
   return app;
 }

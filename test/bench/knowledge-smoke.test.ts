@@ -24,6 +24,16 @@ const SEARCH_CLASSES = [
   'deep page (page 100)',
 ];
 
+const LOOKUP_CLASSES = [
+  'name',
+  'name (2.2 URI)',
+  'name, isVulnerable=true',
+  'version prefix 2.4.*',
+  'product, no version',
+  'product, no version (most names)',
+  'vendor alone',
+];
+
 let out: string;
 
 beforeAll(() => {
@@ -85,6 +95,11 @@ describe('knowledge benchmark harness', () => {
           total: number;
           api: { c1: { requests: number; errors: number }; c32: { errors: number } };
         }>;
+        lookups: Array<{
+          name: string;
+          total?: number;
+          api: { c1: { requests: number; errors: number }; c32: { errors: number } };
+        }>;
       };
       matcher: { contexts: number; cold: { contexts: number }; warm: { contexts: number } };
       ingest: { off: { inserted: number }; on: { inserted: number; withKnowledgeCves: number } };
@@ -100,6 +115,13 @@ describe('knowledge benchmark harness', () => {
       expect(query.total, query.name).toBeGreaterThan(0);
       expect(query.api.c1.requests, query.name).toBeGreaterThan(0);
       expect(query.api.c1.errors + query.api.c32.errors, query.name).toBe(0);
+    }
+    // Every /v3/cpe class is answered at this size (none passes 10,000 names), without an error.
+    expect(result.search.lookups.map((q) => q.name)).toEqual(LOOKUP_CLASSES);
+    for (const lookup of result.search.lookups) {
+      expect(lookup.total, lookup.name).toBeTypeOf('number');
+      expect(lookup.api.c1.requests, lookup.name).toBeGreaterThan(0);
+      expect(lookup.api.c1.errors + lookup.api.c32.errors, lookup.name).toBe(0);
     }
     expect(result.matcher.cold.contexts).toBe(1000);
     expect(result.matcher.warm.contexts).toBe(1000);

@@ -77,6 +77,11 @@ const OK: Array<[string, string]> = [
   ['/healthz/live', '/healthz/live'],
   ['/whoami', '/whoami'],
   ['/openapi.json', '/openapi.json'],
+  ['/v3/cpe', '/v3/cpe?cpe=cpe:2.3:o:fortinet:fortios:7.2.0'],
+  ['/v3/cpe', '/v3/cpe?cpe=cpe:/a:openbsd:openssh&isVulnerable=true'],
+  ['/v3/cpe', '/v3/cpe?cpe=cpe:2.3:a:no_such_vendor:no_such_product'],
+  ['/v3/entitlements', '/v3/entitlements'],
+  ['/v3/openapi', '/v3/openapi'],
 ];
 
 const DOWNLOAD = '/backup-files/{kind}/{name}/{file}';

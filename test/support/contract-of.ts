@@ -70,6 +70,8 @@ const CONTRACT: Record<string, Problems> = {
   '/v3/purls': lookup(
     'render.ResponseWithMetadata-v3controllers_PurlsResponseData-v3controllers_PurlsResponseMetadata',
   ),
+  '/v3/cpe': lookup('render.ResponseWithMetadata-array_string-v3controllers_ResponseMetadata'),
+  '/v3/entitlements': lookup('models.Entitlements'),
 };
 
 /** Export lines are the contract's records (the closing line is Vulnscope's own). */

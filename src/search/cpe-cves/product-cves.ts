@@ -148,7 +148,7 @@ export class ProductCves {
     vulnerableOnly: boolean,
     slicer: Slicer,
   ): Promise<CveList> {
-    const locals = await this.localsOf(name, cpe, lookup, vulnerableOnly, slicer);
+    const locals = (await this.localsOf(name, cpe, lookup, vulnerableOnly, slicer)).toUint32Array();
     return tableList(() => (this.jsonTable ??= CveJsonTable.of(this.cveIds)), this.cveIds, locals);
   }
 
@@ -158,7 +158,7 @@ export class ProductCves {
     lookup: NameLookup,
     vulnerableOnly: boolean,
     slicer: Slicer,
-  ): Promise<Uint32Array> {
+  ): Promise<Bitmap> {
     const parts: Bitmap[] = [];
     const extra: number[] = [];
     const keyed = vulnerableOnly ? [this.vulnerable] : [this.vulnerable, this.other];
@@ -180,7 +180,60 @@ export class ProductCves {
     if (!vulnerableOnly) extra.push(...slow.other);
     const union = RoaringBitmap32.orMany(parts);
     if (extra.length > 0) union.addMany(extra);
-    return union.toUint32Array();
+    return union;
+  }
+
+  /**
+   * The union of the names' CVEs as local numbers (names of this product, with their lookups):
+   * each distinct version key is looked up once, the stabbing blocks' bitmaps are united once
+   * each, and a per-name criterion stops at the first name it covers, so thousands of names cost
+   * about what their distinct versions do.
+   */
+  async unionOf(names: readonly ProductName[], vulnerableOnly: boolean, slicer: Slicer): Promise<Bitmap> {
+    const keys = new Set<string>();
+    const folded = new Set<string>();
+    for (const { lookup } of names) {
+      if (lookup.rawKey !== undefined) keys.add(lookup.rawKey);
+      if (lookup.foldedKey !== undefined) {
+        keys.add(lookup.foldedKey);
+        folded.add(lookup.foldedKey);
+      }
+    }
+    const parts = new Set<Bitmap>();
+    const extra: number[] = [];
+    const keyed = vulnerableOnly ? [this.vulnerable] : [this.vulnerable, this.other];
+    let i = 0;
+    for (const criteria of keyed) {
+      if (!criteria.all.isEmpty) parts.add(criteria.all);
+      for (const key of keys) {
+        const exact = criteria.exact.get(key);
+        if (exact) parts.add(exact);
+      }
+      for (const key of folded) {
+        if ((++i & 255) === 255) await slicer.yieldIfDue();
+        const stabbed = criteria.ranges.stab(key);
+        if (!stabbed.covering.isEmpty) parts.add(stabbed.covering);
+        for (const value of stabbed.extra) extra.push(value);
+      }
+    }
+    const union = RoaringBitmap32.orMany([...parts]);
+    if (extra.length > 0) union.addMany(extra);
+    for (const criterion of this.slow) {
+      if ((vulnerableOnly && !criterion.vulnerable) || union.has(criterion.cve)) continue;
+      for (const { name, lookup } of names) {
+        if ((++i & 1023) === 1023) await slicer.yieldIfDue();
+        if (mayCover(criterion, lookup) && criterion.covers(name)) {
+          union.add(criterion.cve);
+          break;
+        }
+      }
+    }
+    return union;
+  }
+
+  /** The CVE ids of local numbers, ascending. */
+  idsOf(locals: Bitmap): string[] {
+    return Array.from(locals, (local) => this.cveIds[local]!);
   }
 
   private async slowOf(
@@ -282,6 +335,12 @@ export class ProductCves {
 }
 
 const NONE = { vulnerable: [], other: [] };
+
+/** A name of a product with its index lookup (nameLookupOf). */
+export interface ProductName {
+  name: Wfn;
+  lookup: NameLookup;
+}
 
 /** Bound keys, ascending, with the CVEs whose ranges have each. */
 interface SortedBounds {

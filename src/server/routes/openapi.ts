@@ -83,7 +83,7 @@ const TAGS = [
   { name: 'service', description: 'Health, identity and this document' },
 ];
 
-function buildDocument(routes: CollectedRoute[], version: string, publicUrl: string) {
+export function buildDocument(routes: CollectedRoute[], version: string, publicUrl: string) {
   const schemas = new SchemaComponents();
   schemas.use(ErrorBody);
   const paths: Record<string, Record<string, unknown>> = {};

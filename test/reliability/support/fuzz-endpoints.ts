@@ -45,6 +45,9 @@ const ENDPOINTS: Endpoint[] = [
   { path: '/whoami', names: [] },
   { path: '/healthz', names: [] },
   { path: '/healthz/live', names: [] },
+  { path: API.cpeLookup.path, names: namesOf(API.cpeLookup) },
+  { path: API.entitlements.path, names: [] },
+  { path: API.openapiLookup.path, names: [] },
 ];
 
 /** Values that are plausible for some parameter, so the fuzz reaches the filters, not only validation. */

@@ -44,6 +44,13 @@ describe.each(engineCases())('CVEs of CPE names from per-product structures ($na
       expect(direct.map((cves, i) => cves ?? expected[i])).toEqual(expected);
       const tiny = await tinyIndex.cvesOfNames(names, vulnerableOnly);
       expect(tiny.map((cves, i) => cves ?? expected[i])).toEqual(expected);
+      // GET /v3/cpe's union over many names equals the union of the per-name answers.
+      const united = [...new Set(expected.flat())].sort();
+      for (const index of [otherIndex, tinyIndex]) {
+        const { ids, unindexed } = await index.cveUnionOfNames(names, vulnerableOnly);
+        const rest = names.flatMap((cpe, i) => (unindexed.includes(cpe) ? expected[i]! : []));
+        expect([...new Set([...ids, ...rest])].sort()).toEqual(united);
+      }
     }
   };
 

@@ -5,3 +5,4 @@ export * from './cpe-search.js';
 export * from './target-intel.js';
 export * from './search-cve.js';
 export * from './purl.js';
+export * from './cpe-lookup.js';

@@ -7,3 +7,5 @@ export * from './service.js';
 export * from './target-intel.js';
 export * from './search-cve.js';
 export * from './purl.js';
+export * from './cpe-lookup.js';
+export * from './entitlements.js';
