@@ -146,6 +146,31 @@ describe.each(engineCases())('the SDK against a live server ($name)', (engine) =
     expect(walked.filter((hit) => hit.index === 'target-intel')).toHaveLength(5);
   });
 
+  it('cpeLookup: the CVEs of a CPE, as CPE search lists them for its name', async () => {
+    const answer = await client.cpeLookup({ cpe: 'cpe:2.3:o:fortinet:fortios:7.2.1' });
+    expect(answer.data).toEqual(['CVE-2022-40684', 'CVE-2024-23113']);
+    expect(answer._meta.cpe).toBe('cpe:2.3:o:fortinet:fortios:7.2.1');
+  });
+
+  it('purl and purls: a package version alone and in a batch, each with its purl_struct', async () => {
+    const one = await client.purl({ purl: 'pkg:pypi/requests@2.0.0' });
+    expect(one._meta.purl_struct).toMatchObject({ type: 'pypi', name: 'requests', version: '2.0.0' });
+    const many = await client.purls(['pkg:pypi/requests@2.0.0', 'pkg:npm/left-pad@1.0.0']);
+    expect(many.data.map((item) => item.purl)).toEqual(['pkg:pypi/requests@2.0.0', 'pkg:npm/left-pad@1.0.0']);
+    expect(many.data[1]!.purl_struct).toMatchObject({ type: 'npm', name: 'left-pad' });
+    const error = await rejection(client.purls(Array.from({ length: 101 }, (_, i) => `pkg:npm/p${i}@1.0.0`)));
+    expect(error.status).toBe(400);
+  });
+
+  it('entitlements and openapiLookup: what the token may read, and the served document', async () => {
+    expect((await client.entitlements()).entitlements.feeds).toEqual(expect.arrayContaining(['alpha', 'beta']));
+    const beta = new Vulnscope({ baseUrl: s.base, token: s.betaToken });
+    expect((await beta.entitlements()).entitlements.feeds).toEqual(['beta']);
+    const document = await client.openapiLookup();
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths as object)).toContain('/v3/cpe');
+  });
+
   it('advisoryFeeds, indexes, backups, backup, indexBackups, indexBackup', async () => {
     const feeds = await client.advisoryFeeds();
     expect(feeds.data.map((feed) => feed.name)).toEqual(expect.arrayContaining(['alpha', 'beta']));
