@@ -125,6 +125,16 @@ export class HostnameIndex {
     }
   }
 
+  /** The id of the record's hostname (one per distinct hostname), or 0 when it has none. */
+  hostnameIdOf(recordId: number): number {
+    return this.hostnameOfRecord.get(recordId);
+  }
+
+  /** The hostname with this id. */
+  hostnameById(id: number): string {
+    return this.arena.nameOf(id);
+  }
+
   /** Whether the record is filed under exactly this hostname ('' = none). */
   holds(recordId: number, hostname: string): boolean {
     const id = this.hostnameOfRecord.get(recordId);

@@ -32,6 +32,7 @@ import { registerTargetIntel } from './routes/target-intel/route.js';
 import { registerTargetIntelExport } from './routes/target-intel/export.js';
 import { registerTargetIntelFacets } from './routes/target-intel/facets-route.js';
 import { registerWhoami } from './routes/whoami.js';
+import { registerC2Lists } from './routes/c2-lists/route.js';
 import { VERSION } from '../version.js';
 
 const PUBLIC_PATHS = new Set(['/healthz', '/healthz/live', '/openapi.json']);
@@ -173,6 +174,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       app.addHook('onClose', () => scheduler.stop());
     }
   }
+  registerC2Lists(app, context);
   registerWhoami(app);
   registerOpenApi(app, routes, VERSION, context.config.publicUrl);
   return app;

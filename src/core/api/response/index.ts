@@ -5,3 +5,4 @@ export * from './cpe-search.js';
 export * from './error.js';
 export * from './service.js';
 export * from './target-intel.js';
+export * from './c2-lists.js';

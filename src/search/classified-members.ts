@@ -1,0 +1,142 @@
+/**
+ * The distinct addresses and hostnames of the records of one classification type, each with the
+ * products it is classified under: what the C2 lists serve, read from the index's postings in
+ * one synchronous pass (so a list is one state of the index) into typed arrays of a few bytes per record.
+ */
+import type { ClassifiedGroups, HostIndex } from './host-index.js';
+
+/** The products found for each member of a list; most members have one or none. */
+export class MemberProducts {
+  private readonly first: Uint32Array;
+  private readonly more = new Map<number, number[]>();
+
+  constructor(
+    members: number,
+    private readonly products: readonly string[],
+  ) {
+    this.first = new Uint32Array(members);
+  }
+
+  /** Files product `index` (≥ 1; 0 is "none") under `member`. */
+  add(member: number, index: number): void {
+    const first = this.first[member]!;
+    if (first === 0) this.first[member] = index;
+    else if (first !== index) {
+      const more = this.more.get(member);
+      if (!more) this.more.set(member, [index]);
+      else if (!more.includes(index)) more.push(index);
+    }
+  }
+
+  /** The member's product indexes; empty when none is known. */
+  indexesOf(member: number): number[] {
+    const first = this.first[member]!;
+    if (first === 0) return [];
+    const more = this.more.get(member);
+    return more ? [first, ...more] : [first];
+  }
+
+  /** The member's product names, sorted; empty when none is known. */
+  of(member: number): string[] {
+    const indexes = this.indexesOf(member);
+    if (indexes.length < 2) return indexes.map((index) => this.products[index]!);
+    return indexes.map((index) => this.products[index]!).sort();
+  }
+}
+
+export interface ClassifiedAddresses {
+  /** Distinct IPv4 addresses, ascending. */
+  ipv4: Uint32Array;
+  ipv4Products: MemberProducts;
+  /** Distinct IPv6 addresses, ascending. */
+  ipv6: bigint[];
+  ipv6Products: MemberProducts;
+}
+
+export interface ClassifiedHostnames {
+  /** Distinct hostnames, in code-point order. */
+  hostnames: string[];
+  products: MemberProducts;
+}
+
+/** The distinct addresses of the records classified `type` and observed at or after `since`. */
+export function classifiedAddresses(index: HostIndex, type: string, since: number): ClassifiedAddresses {
+  const groups = index.classifiedSince(type, since);
+  const ipv4All = new Uint32Array(totalIds(groups));
+  let ipv4Count = 0;
+  const ipv6Set = new Set<bigint>();
+  for (const ids of groups.ids) {
+    for (let i = 0; i < ids.length; i++) {
+      const address = index.addressOf(ids[i]!);
+      if (typeof address === 'number') ipv4All[ipv4Count++] = address;
+      else ipv6Set.add(address);
+    }
+  }
+  const ipv4 = distinctSorted(ipv4All.subarray(0, ipv4Count));
+  const ipv6 = [...ipv6Set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const ipv6Positions = new Map(ipv6.map((value, position) => [value, position]));
+  const ipv4Products = new MemberProducts(ipv4.length, groups.products);
+  const ipv6Products = new MemberProducts(ipv6.length, groups.products);
+  forEachNamed(groups, (id, product) => {
+    const address = index.addressOf(id);
+    if (typeof address === 'number') ipv4Products.add(lowerBoundOf(ipv4, address), product);
+    else ipv6Products.add(ipv6Positions.get(address)!, product);
+  });
+  return { ipv4, ipv4Products, ipv6, ipv6Products };
+}
+
+/** The distinct hostnames of the records classified `type` and observed at or after `since` (records without one add none). */
+export function classifiedHostnames(index: HostIndex, type: string, since: number): ClassifiedHostnames {
+  const groups = index.classifiedSince(type, since);
+  const all = new Uint32Array(totalIds(groups));
+  let count = 0;
+  for (const ids of groups.ids) {
+    for (let i = 0; i < ids.length; i++) {
+      const hostnameId = index.hostnameIdOf(ids[i]!);
+      if (hostnameId !== 0) all[count++] = hostnameId;
+    }
+  }
+  const hostnameIds = distinctSorted(all.subarray(0, count));
+  const byId = new MemberProducts(hostnameIds.length, groups.products);
+  forEachNamed(groups, (id, product) => {
+    const hostnameId = index.hostnameIdOf(id);
+    if (hostnameId !== 0) byId.add(lowerBoundOf(hostnameIds, hostnameId), product);
+  });
+  const names = Array.from(hostnameIds, (hostnameId) => index.hostnameById(hostnameId));
+  const order = names.map((_, position) => position).sort((a, b) => (names[a]! < names[b]! ? -1 : 1));
+  const products = new MemberProducts(order.length, groups.products);
+  order.forEach((position, member) => {
+    for (const product of byId.indexesOf(position)) products.add(member, product);
+  });
+  return { hostnames: order.map((position) => names[position]!), products };
+}
+
+const totalIds = (groups: ClassifiedGroups) => groups.ids.reduce((sum, ids) => sum + ids.length, 0);
+
+/** Each record of a group with a product (every group but the first), with the product's index. */
+function forEachNamed(groups: ClassifiedGroups, visit: (id: number, product: number) => void): void {
+  for (let product = 1; product < groups.ids.length; product++) {
+    const ids = groups.ids[product]!;
+    for (let i = 0; i < ids.length; i++) visit(ids[i]!, product);
+  }
+}
+
+/** The values sorted with repeats removed (sorts `values` in place; the result shares its memory). */
+function distinctSorted(values: Uint32Array): Uint32Array {
+  values.sort();
+  let count = 0;
+  for (let i = 0; i < values.length; i++)
+    if (count === 0 || values[i] !== values[count - 1]) values[count++] = values[i]!;
+  return values.subarray(0, count);
+}
+
+function lowerBoundOf(sorted: Uint32Array, value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
