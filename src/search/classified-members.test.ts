@@ -26,7 +26,7 @@ function entry(ip: string, classifications: string[], more: Partial<IndexEntry> 
 
 function indexOf(entries: IndexEntry[]): HostIndex {
   const index = new HostIndex();
-  entries.forEach((e, i) => index.upsert(e, i + 1));
+  for (const [i, e] of entries.entries()) index.upsert(e, i + 1);
   return index;
 }
 

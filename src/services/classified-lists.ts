@@ -73,8 +73,8 @@ export class ClassifiedLists {
       const family = entry.classification.slice(classificationType(entry.classification).length + 1);
       for (const block of cidrBlocks(rangeOfSortKeys(entry.firstKey, entry.lastKey))) {
         const key = `${block.version}/${block.first}/${block.prefix}`;
-        let found = byBlock.get(key);
-        if (!found) byBlock.set(key, (found = { block, families: new Set() }));
+        const found = byBlock.get(key) ?? { block, families: new Set<string>() };
+        byBlock.set(key, found);
         if (family) found.families.add(family);
       }
     }

@@ -38,7 +38,10 @@ function headsDirectory(): string {
 
 /** The first `count` lines of a gzipped JSON Lines fixture, as a temporary plain file. */
 export async function fixtureHead(relative: string, count: number): Promise<string> {
-  const target = path.join(headsDirectory(), `${path.basename(relative).replace(/\.(jsonl|ndjson)\.gz$/, '')}-${count}.jsonl`);
+  const target = path.join(
+    headsDirectory(),
+    `${path.basename(relative).replace(/\.(jsonl|ndjson)\.gz$/, '')}-${count}.jsonl`,
+  );
   if (fs.existsSync(target)) return target;
   const input = fs.createReadStream(fixture(relative)).pipe(zlib.createGunzip());
   const lines: string[] = [];
