@@ -3,7 +3,7 @@
  * products it is classified under: what the C2 lists serve, read from the index's postings in
  * one synchronous pass (so a list is one state of the index) into typed arrays of a few bytes per record.
  */
-import type { ClassifiedGroups, HostIndex } from './host-index.js';
+import type { HostIndex } from './host-index.js';
 
 /** The products found for each member of a list; most members have one or none. */
 export class MemberProducts {
@@ -62,47 +62,46 @@ export interface ClassifiedHostnames {
 /** The distinct addresses of the records classified `type` and observed at or after `since`. */
 export function classifiedAddresses(index: HostIndex, type: string, since: number): ClassifiedAddresses {
   const groups = index.classifiedSince(type, since);
-  const ipv4All = new Uint32Array(totalIds(groups));
-  let ipv4Count = 0;
+  // Per group, its records' IPv4 addresses (-1: IPv6), read once for both passes.
+  const addresses = groups.ids.map((ids) => index.ipv4Of(ids));
+  const all = new Uint32Array(addresses.reduce((sum, group) => sum + group.length, 0));
+  let count = 0;
   const ipv6Set = new Set<bigint>();
-  for (const ids of groups.ids) {
-    for (let i = 0; i < ids.length; i++) {
-      const address = index.addressOf(ids[i]!);
-      if (typeof address === 'number') ipv4All[ipv4Count++] = address;
-      else ipv6Set.add(address);
+  addresses.forEach((group, g) => {
+    for (let i = 0; i < group.length; i++) {
+      if (group[i]! >= 0) all[count++] = group[i]!;
+      else ipv6Set.add(index.ipv6Of(groups.ids[g]![i]!)!);
     }
-  }
-  const ipv4 = distinctSorted(ipv4All.subarray(0, ipv4Count));
+  });
+  const ipv4 = distinctSorted(all.subarray(0, count));
   const ipv6 = [...ipv6Set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const ipv6Positions = new Map(ipv6.map((value, position) => [value, position]));
   const ipv4Products = new MemberProducts(ipv4.length, groups.products);
   const ipv6Products = new MemberProducts(ipv6.length, groups.products);
-  forEachNamed(groups, (id, product) => {
-    const address = index.addressOf(id);
-    if (typeof address === 'number') ipv4Products.add(lowerBoundOf(ipv4, address), product);
-    else ipv6Products.add(ipv6Positions.get(address)!, product);
-  });
+  for (let product = 1; product < addresses.length; product++) {
+    const group = addresses[product]!;
+    for (let i = 0; i < group.length; i++) {
+      if (group[i]! >= 0) ipv4Products.add(lowerBoundOf(ipv4, group[i]!), product);
+      else ipv6Products.add(ipv6Positions.get(index.ipv6Of(groups.ids[product]![i]!)!)!, product);
+    }
+  }
   return { ipv4, ipv4Products, ipv6, ipv6Products };
 }
 
 /** The distinct hostnames of the records classified `type` and observed at or after `since` (records without one add none). */
 export function classifiedHostnames(index: HostIndex, type: string, since: number): ClassifiedHostnames {
   const groups = index.classifiedSince(type, since);
-  const all = new Uint32Array(totalIds(groups));
+  const hostnameIds = groups.ids.map((ids) => index.hostnameIdsOf(ids));
+  const all = new Uint32Array(hostnameIds.reduce((sum, group) => sum + group.length, 0));
   let count = 0;
-  for (const ids of groups.ids) {
-    for (let i = 0; i < ids.length; i++) {
-      const hostnameId = index.hostnameIdOf(ids[i]!);
-      if (hostnameId !== 0) all[count++] = hostnameId;
-    }
+  for (const group of hostnameIds) for (let i = 0; i < group.length; i++) if (group[i] !== 0) all[count++] = group[i]!;
+  const distinct = distinctSorted(all.subarray(0, count));
+  const byId = new MemberProducts(distinct.length, groups.products);
+  for (let product = 1; product < hostnameIds.length; product++) {
+    const group = hostnameIds[product]!;
+    for (let i = 0; i < group.length; i++) if (group[i] !== 0) byId.add(lowerBoundOf(distinct, group[i]!), product);
   }
-  const hostnameIds = distinctSorted(all.subarray(0, count));
-  const byId = new MemberProducts(hostnameIds.length, groups.products);
-  forEachNamed(groups, (id, product) => {
-    const hostnameId = index.hostnameIdOf(id);
-    if (hostnameId !== 0) byId.add(lowerBoundOf(hostnameIds, hostnameId), product);
-  });
-  const names = Array.from(hostnameIds, (hostnameId) => index.hostnameById(hostnameId));
+  const names = Array.from(distinct, (hostnameId) => index.hostnameById(hostnameId));
   const order = names.map((_, position) => position).sort((a, b) => (names[a]! < names[b]! ? -1 : 1));
   const products = new MemberProducts(order.length, groups.products);
   order.forEach((position, member) => {
@@ -111,22 +110,11 @@ export function classifiedHostnames(index: HostIndex, type: string, since: numbe
   return { hostnames: order.map((position) => names[position]!), products };
 }
 
-const totalIds = (groups: ClassifiedGroups) => groups.ids.reduce((sum, ids) => sum + ids.length, 0);
-
-/** Each record of a group with a product (every group but the first), with the product's index. */
-function forEachNamed(groups: ClassifiedGroups, visit: (id: number, product: number) => void): void {
-  for (let product = 1; product < groups.ids.length; product++) {
-    const ids = groups.ids[product]!;
-    for (let i = 0; i < ids.length; i++) visit(ids[i]!, product);
-  }
-}
-
 /** The values sorted with repeats removed (sorts `values` in place; the result shares its memory). */
 function distinctSorted(values: Uint32Array): Uint32Array {
   values.sort();
   let count = 0;
-  for (let i = 0; i < values.length; i++)
-    if (count === 0 || values[i] !== values[count - 1]) values[count++] = values[i]!;
+  for (let i = 0; i < values.length; i++) if (count === 0 || values[i] !== values[count - 1]) values[count++] = values[i]!;
   return values.subarray(0, count);
 }
 

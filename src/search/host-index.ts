@@ -497,14 +497,26 @@ export class HostIndex {
     return { products, ids };
   }
 
-  /** The record's address: an IPv4 address as a number, an IPv6 one as a bigint. */
-  addressOf(id: number): number | bigint {
-    return this.ipIsV6.get(id) === 1 ? this.ipv6.get(id)! : this.ipv4.get(id);
+  /** The records' IPv4 addresses as numbers, in the order of `ids`; -1 for an IPv6 record (see ipv6Of). */
+  ipv4Of(ids: Uint32Array): Float64Array {
+    // The columns' raw arrays: a column's get() is shared by columns of every array type, and slow in a loop.
+    const isV6 = this.ipIsV6.values;
+    const ipv4 = this.ipv4.values;
+    const addresses = new Float64Array(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      addresses[i] = isV6[id] === 1 ? -1 : (ipv4[id] ?? 0);
+    }
+    return addresses;
   }
 
-  /** The id of the record's hostname (one per distinct hostname), or 0 when it has none. */
-  hostnameIdOf(id: number): number {
-    return this.hostnames.hostnameIdOf(id);
+  ipv6Of(id: number): bigint | undefined {
+    return this.ipv6.get(id);
+  }
+
+  /** The ids of the records' hostnames (one per distinct hostname; 0 for none), in the order of `ids`. */
+  hostnameIdsOf(ids: Uint32Array): Uint32Array {
+    return this.hostnames.hostnameIdsOf(ids);
   }
 
   hostnameById(hostnameId: number): string {

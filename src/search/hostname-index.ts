@@ -125,9 +125,12 @@ export class HostnameIndex {
     }
   }
 
-  /** The id of the record's hostname (one per distinct hostname), or 0 when it has none. */
-  hostnameIdOf(recordId: number): number {
-    return this.hostnameOfRecord.get(recordId);
+  /** The ids of the records' hostnames (0 for none), in the order of `recordIds`. */
+  hostnameIdsOf(recordIds: Uint32Array): Uint32Array {
+    const column = this.hostnameOfRecord.values;
+    const ids = new Uint32Array(recordIds.length);
+    for (let i = 0; i < recordIds.length; i++) ids[i] = column[recordIds[i]!] ?? 0;
+    return ids;
   }
 
   /** The hostname with this id. */

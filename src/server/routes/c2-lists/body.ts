@@ -11,16 +11,17 @@ const CHUNK_CHARS = 1 << 16;
  * after the last), JSON an array of `{<field>: value, families?: [...]}`. Memory stays one chunk.
  */
 export function listBody(entries: Iterable<ListedEntry>, format: C2ListFormat, field: 'ip' | 'hostname'): Readable {
+  const opening = `{"${field}":`;
   const encode =
     format === 'json'
       ? (entry: ListedEntry) =>
-          JSON.stringify(
-            entry.families.length > 0 ? { [field]: entry.value, families: entry.families } : { [field]: entry.value },
-          )
+          entry.families.length > 0
+            ? `${opening}${JSON.stringify(entry.value)},"families":${JSON.stringify(entry.families)}}`
+            : `${opening}${JSON.stringify(entry.value)}}`
       : (entry: ListedEntry) => entry.value;
   const separator = format === 'json' ? ',' : '\n';
-  const [opening, closing] = format === 'json' ? ['[', ']'] : ['', ''];
-  return Readable.from(chunks(entries, encode, separator, opening, closing), { objectMode: false });
+  const [start, end] = format === 'json' ? ['[', ']'] : ['', ''];
+  return Readable.from(chunks(entries, encode, separator, start, end), { objectMode: false });
 }
 
 async function* chunks(
