@@ -401,9 +401,7 @@ async function measureList(
   const lists = new ClassifiedLists(storage, 'c2');
   const body = async () => {
     const entries =
-      list.kind === 'addresses'
-        ? await lists.addresses(() => engine.index, -Infinity)
-        : lists.hostnames(engine.index, -Infinity);
+      list.kind === 'addresses' ? await lists.addresses(engine, -Infinity) : lists.hostnames(engine, -Infinity);
     let count = 0;
     const counted = (function* () {
       for (const entry of entries) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IndexEntry } from '../core/host-record.js';
-import { classifiedAddresses, classifiedHostnames } from './classified-members.js';
+import { classifiedAddresses, classifiedHostnames, stillCurrent } from './classified-members.js';
 import { HostIndex } from './host-index.js';
 
 const HOUR = 3_600_000;
@@ -31,7 +31,7 @@ function indexOf(entries: IndexEntry[]): HostIndex {
 }
 
 const addressesOf = (index: HostIndex, since = -Infinity) => {
-  const found = classifiedAddresses(index, 'c2', since);
+  const found = classifiedAddresses(index, 0, 'c2', since);
   return [
     ...Array.from(found.ipv4, (value, i) => [value, found.ipv4Products.of(i)]),
     ...found.ipv6.map((value, i) => [value, found.ipv6Products.of(i)]),
@@ -39,7 +39,7 @@ const addressesOf = (index: HostIndex, since = -Infinity) => {
 };
 
 const hostnamesOf = (index: HostIndex, since = -Infinity) => {
-  const found = classifiedHostnames(index, 'c2', since);
+  const found = classifiedHostnames(index, 0, 'c2', since);
   return found.hostnames.map((name, i) => [name, found.products.of(i)]);
 };
 
@@ -87,5 +87,25 @@ describe('the addresses and hostnames of one classification type', () => {
     const index = indexOf([entry('192.0.2.1', ['scanner'])]);
     expect(addressesOf(index)).toEqual([]);
     expect(hostnamesOf(index)).toEqual([]);
+  });
+});
+
+describe('a list read earlier is still the list', () => {
+  const index = indexOf([
+    entry('192.0.2.1', ['c2'], { observedAt: NOW - 5 * HOUR }),
+    entry('192.0.2.2', ['c2'], { observedAt: NOW - 2 * HOUR }),
+  ]);
+  const since = NOW - 10 * HOUR;
+  const { readAt } = classifiedAddresses(index, 7, 'c2', since);
+
+  it.each<[string, HostIndex, number, number, boolean]>([
+    ['unchanged, a moment later', index, 7, since + 1000, true],
+    ['until the window passes its oldest member', index, 7, NOW - 5 * HOUR, true],
+    ['not once it has', index, 7, NOW - 5 * HOUR + 1, false],
+    ['not after the index changed', index, 8, since, false],
+    ['not for another index', new HostIndex(), 7, since, false],
+    ['not for an earlier window start', index, 7, since - 1, false],
+  ])('%s', (_name, other, seq, at, expected) => {
+    expect(stillCurrent(readAt, other, seq, at)).toBe(expected);
   });
 });

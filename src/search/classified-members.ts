@@ -44,6 +44,15 @@ export class MemberProducts {
   }
 }
 
+/** What a list was read from: it is still the list while the index is at `seq` and no member has aged out of the window. */
+export interface ReadAt {
+  index: HostIndex;
+  seq: number;
+  since: number;
+  /** The earliest observation time among the records read. */
+  oldest: number;
+}
+
 export interface ClassifiedAddresses {
   /** Distinct IPv4 addresses, ascending. */
   ipv4: Uint32Array;
@@ -51,17 +60,20 @@ export interface ClassifiedAddresses {
   /** Distinct IPv6 addresses, ascending. */
   ipv6: bigint[];
   ipv6Products: MemberProducts;
+  readAt: ReadAt;
 }
 
 export interface ClassifiedHostnames {
   /** Distinct hostnames, in code-point order. */
   hostnames: string[];
   products: MemberProducts;
+  readAt: ReadAt;
 }
 
-/** The distinct addresses of the records classified `type` and observed at or after `since`. */
-export function classifiedAddresses(index: HostIndex, type: string, since: number): ClassifiedAddresses {
+/** The distinct addresses of the records classified `type` and observed at or after `since`; `seq` is the index's change-log position. */
+export function classifiedAddresses(index: HostIndex, seq: number, type: string, since: number): ClassifiedAddresses {
   const groups = index.classifiedSince(type, since);
+  const readAt = readAtOf(index, seq, since, groups.ids);
   // Per group, its records' IPv4 addresses (-1: IPv6), read once for both passes.
   const addresses = groups.ids.map((ids) => index.ipv4Of(ids));
   const all = new Uint32Array(addresses.reduce((sum, group) => sum + group.length, 0));
@@ -85,12 +97,13 @@ export function classifiedAddresses(index: HostIndex, type: string, since: numbe
       else ipv6Products.add(ipv6Positions.get(index.ipv6Of(groups.ids[product]![i]!)!)!, product);
     }
   }
-  return { ipv4, ipv4Products, ipv6, ipv6Products };
+  return { ipv4, ipv4Products, ipv6, ipv6Products, readAt };
 }
 
 /** The distinct hostnames of the records classified `type` and observed at or after `since` (records without one add none). */
-export function classifiedHostnames(index: HostIndex, type: string, since: number): ClassifiedHostnames {
+export function classifiedHostnames(index: HostIndex, seq: number, type: string, since: number): ClassifiedHostnames {
   const groups = index.classifiedSince(type, since);
+  const readAt = readAtOf(index, seq, since, groups.ids);
   const hostnameIds = groups.ids.map((ids) => index.hostnameIdsOf(ids));
   const all = new Uint32Array(hostnameIds.reduce((sum, group) => sum + group.length, 0));
   let count = 0;
@@ -107,14 +120,29 @@ export function classifiedHostnames(index: HostIndex, type: string, since: numbe
   order.forEach((position, member) => {
     for (const product of byId.indexesOf(position)) products.add(member, product);
   });
-  return { hostnames: order.map((position) => names[position]!), products };
+  return { hostnames: order.map((position) => names[position]!), products, readAt };
+}
+
+function readAtOf(index: HostIndex, seq: number, since: number, groups: Uint32Array[]): ReadAt {
+  return {
+    index,
+    seq,
+    since,
+    oldest: groups.reduce((oldest, ids) => Math.min(oldest, index.oldestObservedAt(ids)), Infinity),
+  };
+}
+
+/** Whether a list read at `readAt` is still the list of `index` at `seq` for a window starting at `since`. */
+export function stillCurrent(readAt: ReadAt, index: HostIndex, seq: number, since: number): boolean {
+  return readAt.index === index && readAt.seq === seq && readAt.since <= since && since <= readAt.oldest;
 }
 
 /** The values sorted with repeats removed (sorts `values` in place; the result shares its memory). */
 function distinctSorted(values: Uint32Array): Uint32Array {
   values.sort();
   let count = 0;
-  for (let i = 0; i < values.length; i++) if (count === 0 || values[i] !== values[count - 1]) values[count++] = values[i]!;
+  for (let i = 0; i < values.length; i++)
+    if (count === 0 || values[i] !== values[count - 1]) values[count++] = values[i]!;
   return values.subarray(0, count);
 }
 

@@ -510,6 +510,14 @@ export class HostIndex {
     return addresses;
   }
 
+  /** The earliest observation time of the records (Infinity for none). */
+  oldestObservedAt(ids: Uint32Array): number {
+    const observedAt = this.observedAt.values;
+    let oldest = Infinity;
+    for (let i = 0; i < ids.length; i++) oldest = Math.min(oldest, observedAt[ids[i]!] ?? 0);
+    return oldest;
+  }
+
   ipv6Of(id: number): bigint | undefined {
     return this.ipv6.get(id);
   }

@@ -8,8 +8,14 @@
 import { classificationType } from '../core/classification.js';
 import { cidrBlocks, type IpBlock, rangeOfSortKeys } from '../core/ip-blocks.js';
 import { formatIp } from '../core/ip.js';
-import { type ClassifiedAddresses, classifiedAddresses, classifiedHostnames } from '../search/classified-members.js';
-import type { HostIndex } from '../search/host-index.js';
+import {
+  type ClassifiedAddresses,
+  type ClassifiedHostnames,
+  classifiedAddresses,
+  classifiedHostnames,
+  stillCurrent,
+} from '../search/classified-members.js';
+import type { IndexSync } from '../search/index-sync.js';
 import type { Storage } from '../storage/index.js';
 
 const DAY_MS = 86_400_000;
@@ -38,8 +44,14 @@ export function windowStart(retentionDays: number, now: number): number {
   return retentionDays > 0 ? now - retentionDays * DAY_MS : -Infinity;
 }
 
+/**
+ * The lists of one classification type. The index's part is kept until the index changes or one
+ * of its members ages out of the window, so a list polled by many firewalls is read once.
+ */
 export class ClassifiedLists {
   private listed: ListedBlocks | undefined;
+  private indexedAddresses: ClassifiedAddresses | undefined;
+  private indexedHostnames: ClassifiedHostnames | undefined;
 
   constructor(
     private readonly storage: Storage,
@@ -50,14 +62,26 @@ export class ClassifiedLists {
    * The addresses: IPv4 before IPv6, in address order; a network a list names comes before the
    * addresses inside it. Read from the index at once; the entries are formatted as they are taken.
    */
-  async addresses(index: () => HostIndex, since: number): Promise<Iterable<ListedEntry>> {
+  async addresses(sync: Pick<IndexSync, 'index' | 'seq'>, since: number): Promise<Iterable<ListedEntry>> {
     const listed = await this.listedBlocks();
-    return mergedAddresses(classifiedAddresses(index(), this.type, since), listed);
+    const held = this.indexedAddresses;
+    const indexed =
+      held && stillCurrent(held.readAt, sync.index, sync.seq, since)
+        ? held
+        : classifiedAddresses(sync.index, sync.seq, this.type, since);
+    this.indexedAddresses = indexed;
+    return mergedAddresses(indexed, listed);
   }
 
   /** The hostnames of the classified records, in code-point order (the lists hold addresses only). */
-  hostnames(index: HostIndex, since: number): Iterable<ListedEntry> {
-    const { hostnames, products } = classifiedHostnames(index, this.type, since);
+  hostnames(sync: Pick<IndexSync, 'index' | 'seq'>, since: number): Iterable<ListedEntry> {
+    const held = this.indexedHostnames;
+    const indexed =
+      held && stillCurrent(held.readAt, sync.index, sync.seq, since)
+        ? held
+        : classifiedHostnames(sync.index, sync.seq, this.type, since);
+    this.indexedHostnames = indexed;
+    const { hostnames, products } = indexed;
     return (function* () {
       for (let i = 0; i < hostnames.length; i++) yield { value: hostnames[i]!, families: products.of(i) };
     })();

@@ -18,7 +18,7 @@ export function registerC2Lists(app: FastifyInstance, context: AppContext): void
   app.get(ENDPOINTS.c2Addresses.path, { schema: routeSchema(ENDPOINTS.c2Addresses) }, async (request, reply) => {
     const format = (request.query as C2ListQuery).format ?? 'text';
     await refreshOrUnavailable(context.hostIndex);
-    const entries = await lists.addresses(() => context.hostIndex.index, since());
+    const entries = await lists.addresses(context.hostIndex, since());
     reply.type(mediaTypeOf(format));
     return reply.send(listBody(entries, format, 'ip'));
   });
@@ -26,7 +26,7 @@ export function registerC2Lists(app: FastifyInstance, context: AppContext): void
   app.get(ENDPOINTS.c2Hostnames.path, { schema: routeSchema(ENDPOINTS.c2Hostnames) }, async (request, reply) => {
     const format = (request.query as C2ListQuery).format ?? 'text';
     await refreshOrUnavailable(context.hostIndex);
-    const entries = lists.hostnames(context.hostIndex.index, since());
+    const entries = lists.hostnames(context.hostIndex, since());
     reply.type(mediaTypeOf(format));
     return reply.send(listBody(entries, format, 'hostname'));
   });
