@@ -6,6 +6,8 @@ export interface QueryClass {
   params: Record<string, string>;
   /** When set, the class is `GET /v3/index/target-intel/facets` with this `fields`. */
   facets?: string;
+  /** When set, the class is this C2 list (path and query), whose body is the whole list. */
+  list?: { path: string; kind: 'addresses' | 'hostnames'; format: 'text' | 'json' };
   /** Expected hits from the generator's counts (before supersession/collisions). */
   expected: number;
   /** A SQL predicate over `hosts` that a naive full scan would evaluate. */
@@ -20,6 +22,7 @@ export const FACET_SCAN_COLUMNS = ['country_code', 'port', 'asn'];
 
 /** The request path of a query class. */
 export function pathOf(query: QueryClass): string {
+  if (query.list) return `${query.list.path}?format=${query.list.format}`;
   const params = new URLSearchParams(query.params);
   if (query.facets === undefined) return `/v3/index/target-intel?${params}`;
   params.set('fields', query.facets);
@@ -108,6 +111,20 @@ export function pickQueries(stats: DatasetStats): QueryClass[] {
       params: { classifications: 'c2' },
       expected: stats.c2,
       naive: { where: `classifications LIKE ?`, args: ['%"c2%'] },
+    },
+    {
+      name: 'C2 list: tags (text)',
+      params: {},
+      list: { path: '/v3/tags/vulncheck-c2', kind: 'addresses', format: 'text' },
+      expected: stats.c2,
+      naive: { where: `classifications LIKE ?`, args: ['%"c2%'] },
+    },
+    {
+      name: 'C2 list: pdns (json)',
+      params: {},
+      list: { path: '/v3/pdns/vulncheck-c2', kind: 'hostnames', format: 'json' },
+      expected: stats.c2,
+      naive: { where: `classifications LIKE ? AND hostname <> ''`, args: ['%"c2%'] },
     },
     {
       name: 'asn + port',

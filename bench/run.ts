@@ -10,6 +10,8 @@ import { ClassificationResolver } from '../src/ingest/classifications/resolver.j
 import { prepare } from '../src/ingest/pipeline.js';
 import { IndexSync } from '../src/search/index-sync.js';
 import { parseHostQuery } from '../src/server/routes/target-intel/query.js';
+import { listBody } from '../src/server/routes/c2-lists/body.js';
+import { ClassifiedLists } from '../src/services/classified-lists.js';
 import { parseFacetFields } from '../src/server/routes/target-intel/facet-fields.js';
 import { createStorage, type Storage } from '../src/storage/index.js';
 import { cleanEnv, databaseUrlOf, dropSchema, fail, freePort } from './common.js';
@@ -318,6 +320,7 @@ interface MeasureContext {
 async function measureQuery(query: QueryClass, context: MeasureContext): Promise<QueryFigures> {
   const { storage, engine } = context;
   if (query.facets !== undefined) return measureFacets(query, context);
+  if (query.list !== undefined) return measureList(query, query.list, context);
   const hostQuery = parseHostQuery(query.params);
   const request = { sort: 'timestamp' as const, order: 'desc' as const, offset: 0, limit: 100 };
   // The first run pays what repeats may not (a hostname search's exact check is remembered).
@@ -378,6 +381,52 @@ async function measureFacets(query: QueryClass, context: MeasureContext): Promis
     name: query.name,
     params: { ...query.params, fields: query.facets! },
     total: first.total,
+    engineP50Ms: percentile(engineMs, 0.5),
+    engineFirstMs,
+    naiveMs: percentile(naiveMs, 0.5),
+    api: await measureApi(pathOf(query), context),
+  };
+}
+
+/**
+ * A C2 list: engine = the whole body built in-process (index postings → distinct sorted entries
+ * → formatted chunks), total = its entries; full scan = the distinct values a table scan finds.
+ */
+async function measureList(
+  query: QueryClass,
+  list: NonNullable<QueryClass['list']>,
+  context: MeasureContext,
+): Promise<QueryFigures> {
+  const { storage, engine } = context;
+  const lists = new ClassifiedLists(storage, 'c2');
+  const body = async () => {
+    const entries =
+      list.kind === 'addresses' ? await lists.addresses(engine, -Infinity) : lists.hostnames(engine, -Infinity);
+    let count = 0;
+    const counted = (function* () {
+      for (const entry of entries) {
+        count++;
+        yield entry;
+      }
+    })();
+    for await (const _chunk of listBody(counted, list.format, list.kind === 'addresses' ? 'ip' : 'hostname'));
+    return count;
+  };
+  const firstStarted = performance.now();
+  const first = await body();
+  const engineFirstMs = performance.now() - firstStarted;
+  const engineMs = await timeRuns(context.quick ? 10 : 50, body);
+  const column = list.kind === 'addresses' ? 'ip' : 'hostname';
+  const naiveMs = await timeRuns(context.quick ? 1 : 3, () =>
+    storage.db.all(
+      `SELECT DISTINCT ${column} AS value FROM hosts WHERE ${query.naive.where} ORDER BY 1`,
+      query.naive.args,
+    ),
+  );
+  return {
+    name: query.name,
+    params: { format: list.format },
+    total: first,
     engineP50Ms: percentile(engineMs, 0.5),
     engineFirstMs,
     naiveMs: percentile(naiveMs, 0.5),

@@ -45,6 +45,8 @@ export type CpeLookupQuery = QueryOf<'cpeLookup'>;
 export type CpeLookup = ResultOf<'cpeLookup'>;
 export type Entitlements = ResultOf<'entitlements'>;
 export type OpenApiDocument = ResultOf<'openapiLookup'>;
+export type C2Addresses = Static<(typeof ENDPOINTS)['c2Addresses']['alsoProduces']['application/json']>;
+export type C2Hostnames = Static<(typeof ENDPOINTS)['c2Hostnames']['alsoProduces']['application/json']>;
 
 /** A cursor walk's query: the filters, sort, order, limit and display flags; the walk pages itself. */
 export type TargetIntelWalkQuery = Omit<TargetIntelQuery, 'page' | 'start_cursor' | 'cursor'>;

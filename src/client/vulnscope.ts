@@ -21,6 +21,8 @@ import type {
   CpeLookupQuery,
   Entitlements,
   OpenApiDocument,
+  C2Addresses,
+  C2Hostnames,
   PurlResult,
   PurlsResult,
   TargetIntelExportQuery,
@@ -129,6 +131,16 @@ export class Vulnscope {
   /** `GET /v3/openapi`: the server's OpenAPI document. */
   openapiLookup(options?: CallOptions): Promise<OpenApiDocument> {
     return this.json('openapiLookup', {}, options);
+  }
+
+  /** `GET /v3/tags/vulncheck-c2?format=json`: the addresses classified c2, each with its families. */
+  c2Addresses(options?: CallOptions): Promise<C2Addresses> {
+    return this.json('c2Addresses', { format: 'json' }, options);
+  }
+
+  /** `GET /v3/pdns/vulncheck-c2?format=json`: the hostnames classified c2, each with its families. */
+  c2Hostnames(options?: CallOptions): Promise<C2Hostnames> {
+    return this.json('c2Hostnames', { format: 'json' }, options);
   }
 
   /** `GET /v4/advisory`: one page of advisories (by page, or one step of a cursor walk). */
@@ -246,4 +258,6 @@ export const METHOD_OF_ENDPOINT = {
   cpeLookup: 'cpeLookup',
   entitlements: 'entitlements',
   openapiLookup: 'openapiLookup',
+  c2Addresses: 'c2Addresses',
+  c2Hostnames: 'c2Hostnames',
 } as const satisfies Record<EndpointName, keyof Vulnscope>;

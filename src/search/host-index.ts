@@ -11,6 +11,7 @@ import { Intersection } from './intersection.js';
 import { IdentityCatalog } from './identities.js';
 import { BucketKind } from './bucket-kind.js';
 import { familyTerm, Postings } from './postings.js';
+import { ProductTerms } from './product-terms.js';
 import { RecordTerms } from './record-terms.js';
 import { TermGroups } from './term-groups.js';
 import { countFacets } from './facets/count-facets.js';
@@ -23,6 +24,15 @@ import { SnapshotCorrupt } from './snapshot/frames.js';
 export const HOUR_MS = 3_600_000;
 /** IPv6 addresses per snapshot chunk (a few ms of BigInt arithmetic). */
 const IPV6_CHUNK = 20_000;
+
+/**
+ * The live records of one classification type by product: `ids[i]` holds those classified
+ * `type:products[i]`; `products[0]` is '' and `ids[0]` holds those with no product of the type.
+ */
+export interface ClassifiedGroups {
+  products: string[];
+  ids: Uint32Array[];
+}
 
 /**
  * In-memory index of the target-intel records: compressed bitmaps of record ids per term (cve,
@@ -58,6 +68,8 @@ export class HostIndex {
   private readonly recentSeqs: number[] = [];
   private readonly recentIds: number[] = [];
   private static readonly RECENT_LIMIT = 1_000_000;
+  /** Per classification type, its product terms (the C2 lists read them on every request). */
+  private readonly productTerms = new Map<string, ProductTerms>();
 
   get size(): number {
     return this.live.size;
@@ -445,6 +457,78 @@ export class HostIndex {
       this.port.bytes +
       this.changeSeq.bytes
     );
+  }
+
+  /**
+   * The records classified `type` (bare or with a product) and observed at or after `since`, by
+   * product; a record under several products is in each of their groups.
+   */
+  classifiedSince(type: string, since: number): ClassifiedGroups {
+    const all = this.postings.get(`clt:${type}`);
+    if (!all) return { products: [''], ids: [new Uint32Array(0)] };
+    // Records past the window are few (the sweeper removes them): subtracting them beats uniting the hours inside it.
+    const expired =
+      since > -Infinity ? this.timeFilter(BucketKind.ObservedHour, this.observedAt, { to: since }) : undefined;
+    const current = expired && !expired.isEmpty ? RoaringBitmap32.andNot(all, expired) : all;
+    if (expired) this.release(expired);
+    let terms = this.productTerms.get(type);
+    if (!terms) {
+      terms = new ProductTerms(type);
+      this.productTerms.set(type, terms);
+    }
+    const products = [''];
+    const ids: Uint32Array[] = [];
+    const named: Bitmap[] = [];
+    for (const { product, name } of terms.of(this.postings)) {
+      const bitmap = this.postings.get(name);
+      if (!bitmap) continue;
+      const inWindow = RoaringBitmap32.and(bitmap, current);
+      if (!inWindow.isEmpty) {
+        products.push(product);
+        ids.push(inWindow.toUint32Array());
+      }
+      this.release(inWindow);
+      named.push(bitmap);
+    }
+    const withProduct = unionAll(named);
+    const bare = RoaringBitmap32.andNot(current, withProduct);
+    ids.unshift(bare.toUint32Array());
+    for (const bitmap of [bare, withProduct, current]) this.release(bitmap);
+    return { products, ids };
+  }
+
+  /** The records' IPv4 addresses as numbers, in the order of `ids`; -1 for an IPv6 record (see ipv6Of). */
+  ipv4Of(ids: Uint32Array): Float64Array {
+    // The columns' raw arrays: a column's get() is shared by columns of every array type, and slow in a loop.
+    const isV6 = this.ipIsV6.values;
+    const ipv4 = this.ipv4.values;
+    const addresses = new Float64Array(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      addresses[i] = isV6[id] === 1 ? -1 : (ipv4[id] ?? 0);
+    }
+    return addresses;
+  }
+
+  /** The earliest observation time of the records (Infinity for none). */
+  oldestObservedAt(ids: Uint32Array): number {
+    const observedAt = this.observedAt.values;
+    let oldest = Infinity;
+    for (let i = 0; i < ids.length; i++) oldest = Math.min(oldest, observedAt[ids[i]!] ?? 0);
+    return oldest;
+  }
+
+  ipv6Of(id: number): bigint | undefined {
+    return this.ipv6.get(id);
+  }
+
+  /** The ids of the records' hostnames (one per distinct hostname; 0 for none), in the order of `ids`. */
+  hostnameIdsOf(ids: Uint32Array): Uint32Array {
+    return this.hostnames.hostnameIdsOf(ids);
+  }
+
+  hostnameById(hostnameId: number): string {
+    return this.hostnames.hostnameById(hostnameId);
   }
 
   /** Records filed under a flag term (`hascve`, `confirmed`), or with `false` those that are not. */

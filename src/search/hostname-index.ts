@@ -125,6 +125,19 @@ export class HostnameIndex {
     }
   }
 
+  /** The ids of the records' hostnames (0 for none), in the order of `recordIds`. */
+  hostnameIdsOf(recordIds: Uint32Array): Uint32Array {
+    const column = this.hostnameOfRecord.values;
+    const ids = new Uint32Array(recordIds.length);
+    for (let i = 0; i < recordIds.length; i++) ids[i] = column[recordIds[i]!] ?? 0;
+    return ids;
+  }
+
+  /** The hostname with this id. */
+  hostnameById(id: number): string {
+    return this.arena.nameOf(id);
+  }
+
   /** Whether the record is filed under exactly this hostname ('' = none). */
   holds(recordId: number, hostname: string): boolean {
     const id = this.hostnameOfRecord.get(recordId);

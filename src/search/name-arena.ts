@@ -4,6 +4,7 @@ import type { SnapshotIn, SnapshotOut } from './snapshot/codec.js';
 import { SnapshotCorrupt } from './snapshot/frames.js';
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /**
  * Names (hostnames) as UTF-8 bytes in one contiguous buffer, addressed by a small id, with a
@@ -71,6 +72,12 @@ export class NameArena {
   trigramsOf(id: number, out: number[]): number[] {
     const from = this.start.get(id);
     return byteTrigrams(this.bytes, from, from + this.length.get(id), out);
+  }
+
+  /** Name `id` as text ('' when `id` holds none). */
+  nameOf(id: number): string {
+    const from = this.start.get(id);
+    return decoder.decode(this.bytes.subarray(from, from + this.length.get(id)));
   }
 
   /** Number of names held. */

@@ -37,6 +37,7 @@ import { registerTargetIntelFacets } from './routes/target-intel/facets-route.js
 import { registerWhoami } from './routes/whoami.js';
 import { registerSearchCve } from './routes/search-cve/route.js';
 import { registerPurl } from './routes/purl/route.js';
+import { registerC2Lists } from './routes/c2-lists/route.js';
 import { VERSION } from '../version.js';
 
 const PUBLIC_PATHS = new Set(['/healthz', '/healthz/live', '/openapi.json']);
@@ -183,6 +184,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       app.addHook('onClose', () => scheduler.stop());
     }
   }
+  registerC2Lists(app, context);
   registerWhoami(app);
   registerOpenApi(app, routes, VERSION, context.config.publicUrl);
   registerOpenApiLookup(app, routes, VERSION, context.config.publicUrl);

@@ -47,6 +47,25 @@ export class ClassificationListRepository {
     return rows.map((row) => ({ firstKey: row.first_key, lastKey: row.last_key, classification: row.classification }));
   }
 
+  /** The entries classified `type` or `type:<product>`, of every list, by first address. */
+  async entriesOfType(type: string): Promise<StoredClassificationEntry[]> {
+    const prefix = `${type}:`;
+    const rows = await this.db.all<{ first_key: string; last_key: string; classification: string }>(
+      `SELECT first_key, last_key, classification FROM classification_entries
+        WHERE classification = ? OR substr(classification, 1, ?) = ? ORDER BY first_key, last_key`,
+      [type, prefix.length, prefix],
+    );
+    return rows.map((row) => ({ firstKey: row.first_key, lastKey: row.last_key, classification: row.classification }));
+  }
+
+  /** Changes whenever a list is loaded, replaced or removed: whether entries read before are still current. */
+  async version(): Promise<string> {
+    const rows = await this.db.all<{ id: number; loaded_at: number; entry_count: number }>(
+      `SELECT id, loaded_at, entry_count FROM classification_lists ORDER BY id`,
+    );
+    return rows.map((row) => `${row.id}:${row.loaded_at}:${row.entry_count}`).join(',');
+  }
+
   async list(): Promise<ClassificationListInfo[]> {
     const rows = await this.db.all<{ name: string; loaded_at: number; entry_count: number }>(
       `SELECT name, loaded_at, entry_count FROM classification_lists ORDER BY name`,

@@ -171,6 +171,11 @@ describe.each(engineCases())('the SDK against a live server ($name)', (engine) =
     expect(Object.keys(document.paths as object)).toContain('/v3/cpe');
   });
 
+  it('c2Addresses and c2Hostnames: the C2 lists as JSON (none classified c2 here)', async () => {
+    expect(await client.c2Addresses()).toEqual([]);
+    expect(await client.c2Hostnames()).toEqual([]);
+  });
+
   it('advisoryFeeds, indexes, backups, backup, indexBackups, indexBackup', async () => {
     const feeds = await client.advisoryFeeds();
     expect(feeds.data.map((feed) => feed.name)).toEqual(expect.arrayContaining(['alpha', 'beta']));

@@ -16,6 +16,8 @@ import { type OpenApi, OpenApiValidator } from '../support/openapi-validator.js'
 
 const TI = '/v3/index/target-intel';
 const ADVISORY = '/v4/advisory';
+const TAGS = '/v3/tags/vulncheck-c2';
+const PDNS = '/v3/pdns/vulncheck-c2';
 
 interface Answer {
   method: 'get' | 'post';
@@ -73,6 +75,10 @@ const OK: Array<[string, string]> = [
   ['/v3/search/cve', '/v3/search/cve?cve=cve-2021-41617&start_cursor=true&limit=1'],
   ['/v3/purl', '/v3/purl?purl=pkg%3Apypi%2Faiohttp%403.7.0'],
   ['/v3/purl', '/v3/purl?purl=pkg:golang/golang.org/x/net@v0.0.0-20180801000000-000000000000'],
+  [TAGS, TAGS],
+  [TAGS, `${TAGS}?format=json`],
+  [PDNS, `${PDNS}?format=txt`],
+  [PDNS, `${PDNS}?format=json`],
   ['/healthz', '/healthz'],
   ['/healthz/live', '/healthz/live'],
   ['/whoami', '/whoami'],
@@ -104,6 +110,16 @@ describe.each(engineCases())('every answer against the served document ($name)',
   beforeAll(async () => {
     t = await startBackupApp(engine, { VULNSCOPE_BACKUP_INTERVAL: '0' });
     await loadEveryKind(t);
+    // A C2 record with a hostname, so the pdns list has an entry; older than the dataset, so no page starts with it.
+    await t.ingest([
+      {
+        ip: '198.51.100.250',
+        port: 50050,
+        hostnames: ['c2.example.test'],
+        classifications: ['c2:sliver'],
+        timestamp: Date.parse('2024-01-01T00:00:00Z'),
+      },
+    ]);
     // A budget large enough never to run out, so every answer carries the RateLimit headers.
     tokens.budgeted = (await t.storage.tokens.create('budgeted', { rateLimit: 1_000_000 })).token;
     tokens.once = (await t.storage.tokens.create('once', { rateLimit: 1 })).token;
@@ -135,7 +151,9 @@ describe.each(engineCases())('every answer against the served document ($name)',
             .map((line) => JSON.parse(line) as unknown)
         : media === 'application/json'
           ? [JSON.parse(text) as unknown]
-          : [];
+          : media === 'text/plain'
+            ? [text]
+            : [];
     return { method, status: response.statusCode, media, headers: response.headers, text, bodies };
   }
 
@@ -178,19 +196,21 @@ describe.each(engineCases())('every answer against the served document ($name)',
     return answer;
   }
 
-  /** Export lines but the closing one, or the entries of `data`; -1 for a body without either. */
+  /** Export lines but the closing one, a list's entries or lines, or the entries of `data`; -1 for a body without either. */
   const itemsOf = (answer: Answer) => {
     if (answer.media === 'application/x-ndjson') return answer.bodies.length - 1;
+    if (answer.media === 'text/plain') return answer.text === '' ? 0 : answer.text.split('\n').length;
+    if (Array.isArray(answer.bodies[0])) return answer.bodies[0].length;
     const data = (answer.bodies[0] as { data?: unknown } | undefined)?.data;
     return typeof data === 'object' && data !== null ? Object.keys(data).length : -1;
   };
 
-  it('declares a schema for the 200 body of every operation', () => {
+  it('declares a schema for the 200 body of every operation (and of each format where a parameter chooses one)', () => {
     for (const [path, methods] of Object.entries(served.document.paths ?? {}))
       for (const [method, operation] of Object.entries(methods)) {
-        const content = Object.values(operation.responses['200']?.content ?? {});
-        expect(content.length, `${method} ${path}`).toBe(1);
-        expect(content[0]!.schema, `${method} ${path}`).toBeDefined();
+        const content = Object.entries(operation.responses['200']?.content ?? {});
+        expect(content.length, `${method} ${path}`).toBe(path === TAGS || path === PDNS ? 2 : 1);
+        for (const [media, declared] of content) expect(declared.schema, `${method} ${path} ${media}`).toBeDefined();
       }
   });
 
@@ -276,6 +296,9 @@ describe.each(engineCases())('every answer against the served document ($name)',
     ['/v3/backup/{index}', '/v3/backup/target-intel', 401, 'none'],
     ['/whoami', '/whoami', 401, 'none'],
     ['/v3/search/cve', '/v3/search/cve?cve=CVE-2021-41617', 401, 'none'],
+    [TAGS, TAGS, 401, 'none'],
+    [PDNS, `${PDNS}?format=json`, 401, 'none'],
+    [TAGS, `${TAGS}?format=csv`, 400, undefined],
     [ADVISORY, `${ADVISORY}?name=${ARCHIVED_FEED}`, 402, 'noFeeds'],
     [`${ADVISORY}/export`, `${ADVISORY}/export`, 402, 'noFeeds'],
     [`${ADVISORY}/list`, `${ADVISORY}/list`, 402, 'noFeeds'],

@@ -26,6 +26,22 @@ const lookup =
     return lookups.componentProblems(name, body);
   };
 
+/**
+ * The C2 lists: the official document declares every 200 body a string, which the text format is;
+ * the JSON format's array of entries is Vulnscope's own shape (the document gives none), the
+ * accepted deviation.
+ */
+const lookupList =
+  (path: string): Problems =>
+  (body) => {
+    if (Array.isArray(body)) return [];
+    lookups ??= new OpenApiValidator(
+      JSON.parse(fs.readFileSync(fixture('contract/vulncheck-openapi.lookups.json'), 'utf8')) as OpenApi,
+      'contract-lookups',
+    );
+    return lookups.responseProblems(path, 'get', 200, 'application/json', body);
+  };
+
 /** The value a JSON pointer (without escapes) names. */
 const valueAt = (value: unknown, pointer: string) =>
   pointer
@@ -72,6 +88,8 @@ const CONTRACT: Record<string, Problems> = {
   ),
   '/v3/cpe': lookup('render.ResponseWithMetadata-array_string-v3controllers_ResponseMetadata'),
   '/v3/entitlements': lookup('models.Entitlements'),
+  '/v3/tags/vulncheck-c2': lookupList('/v3/tags/vulncheck-c2'),
+  '/v3/pdns/vulncheck-c2': lookupList('/v3/pdns/vulncheck-c2'),
 };
 
 /** Export lines are the contract's records (the closing line is Vulnscope's own). */

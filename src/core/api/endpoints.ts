@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import {
   AdvisoryExportQuery,
+  C2ListQuery,
   AdvisoryQuery,
   CpeLookupQuery,
   CpeSearchQuery,
@@ -19,6 +20,9 @@ import {
   AdvisoryFeeds,
   AdvisoryPage,
   CpeLookup,
+  C2AddressList,
+  C2HostnameList,
+  C2ListText,
   CpeSearchPage,
   CveSearchPage,
   PurlResult,
@@ -49,9 +53,11 @@ export interface Endpoint {
   /** The JSON request body (POST only). */
   body?: TSchema;
   /** The body's media type when it is not JSON. */
-  produces?: 'application/x-ndjson';
+  produces?: 'application/x-ndjson' | 'text/plain';
   /** The 200 body; for NDJSON, one line of it. */
   response: TSchema;
+  /** Other media types the 200 body takes when a parameter asks for them, with their schemas. */
+  alsoProduces?: Readonly<Record<string, TSchema>>;
 }
 
 /** Every token-authenticated endpoint; the server registers each, the SDK has a method for each. */
@@ -222,6 +228,28 @@ export const ENDPOINTS = {
     tags: ['endpoints'],
     query: TokenOnlyQuery,
     response: OpenApiDocument,
+  },
+  c2Addresses: {
+    method: 'GET',
+    path: '/v3/tags/vulncheck-c2',
+    operationId: 'tags_vulncheck-c2_get',
+    summary: 'The IP addresses classified c2 in the index (rolling window) and the classification lists',
+    tags: ['endpoints'],
+    query: C2ListQuery,
+    produces: 'text/plain',
+    response: C2ListText,
+    alsoProduces: { 'application/json': C2AddressList },
+  },
+  c2Hostnames: {
+    method: 'GET',
+    path: '/v3/pdns/vulncheck-c2',
+    operationId: 'pdns_vulncheck-c2_get',
+    summary: 'The hostnames of the records classified c2 in the index (rolling window)',
+    tags: ['endpoints'],
+    query: C2ListQuery,
+    produces: 'text/plain',
+    response: C2ListText,
+    alsoProduces: { 'application/json': C2HostnameList },
   },
 } as const satisfies Record<string, Endpoint>;
 

@@ -108,7 +108,9 @@ export function okResponses(route: CollectedRoute, schemas: SchemaComponents): R
     endpoint?.produces ??
     (body?.contentMediaType as string | undefined) ??
     'application/json';
-  const content = { [media]: body ? { schema: schemas.use(body) } : {} };
+  const content: Record<string, unknown> = { [media]: body ? { schema: schemas.use(body) } : {} };
+  for (const [other, schema] of Object.entries(endpoint?.alsoProduces ?? {}))
+    content[other] = { schema: schemas.use(schema) };
   if (media === 'application/zip') return archiveResponses(content);
   const headers = route.secured ? { headers: RATE_LIMIT_HEADERS } : {};
   if (media === 'application/x-ndjson') return { '200': { description: NDJSON_DESCRIPTION, ...headers, content } };

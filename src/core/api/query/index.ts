@@ -6,3 +6,4 @@ export * from './target-intel.js';
 export * from './search-cve.js';
 export * from './purl.js';
 export * from './cpe-lookup.js';
+export * from './c2-lists.js';

@@ -9,3 +9,4 @@ export * from './search-cve.js';
 export * from './purl.js';
 export * from './cpe-lookup.js';
 export * from './entitlements.js';
+export * from './c2-lists.js';
