@@ -2,6 +2,7 @@ import { CpeNameIndex } from '../src/search/cpe-names/index.js';
 import { lookupCpe } from '../src/server/routes/cpe-lookup/lookup.js';
 import { parseCpeLookup } from '../src/server/routes/cpe-lookup/query.js';
 import { parseCpeSearch } from '../src/server/routes/cpe-search/query.js';
+import { CpeSearchQuery, typedQuery } from '../src/core/api/index.js';
 import { searchCpe } from '../src/server/routes/cpe-search/search.js';
 import type { Storage } from '../src/storage/index.js';
 
@@ -25,7 +26,7 @@ export async function openCpeEngine(storage: Storage): Promise<CpeEngine> {
   return {
     description: '`searchCpe` over `CpeNameIndex` and the per-product CVE structures (what the route calls)',
     async search(params) {
-      const found = await searchCpe(storage, names, parseCpeSearch(params));
+      const found = await searchCpe(storage, names, parseCpeSearch(typedQuery(CpeSearchQuery, params)));
       return {
         total: found.total,
         names: found.names.length,

@@ -9,7 +9,7 @@ import { parseDatabaseUrl, type DatabaseConfig } from '../src/config.js';
 import { ClassificationResolver } from '../src/ingest/classifications/resolver.js';
 import { prepare } from '../src/ingest/pipeline.js';
 import { IndexSync } from '../src/search/index-sync.js';
-import { parseHostQuery } from '../src/server/routes/target-intel/query.js';
+import { parseHostQuery, typedFilters } from '../src/server/routes/target-intel/query.js';
 import { listBody } from '../src/server/routes/c2-lists/body.js';
 import { ClassifiedLists } from '../src/services/classified-lists.js';
 import { parseFacetFields } from '../src/server/routes/target-intel/facet-fields.js';
@@ -321,7 +321,7 @@ async function measureQuery(query: QueryClass, context: MeasureContext): Promise
   const { storage, engine } = context;
   if (query.facets !== undefined) return measureFacets(query, context);
   if (query.list !== undefined) return measureList(query, query.list, context);
-  const hostQuery = parseHostQuery(query.params);
+  const hostQuery = parseHostQuery(typedFilters(query.params));
   const request = { sort: 'timestamp' as const, order: 'desc' as const, offset: 0, limit: 100 };
   // The first run pays what repeats may not (a hostname search's exact check is remembered).
   const firstStarted = performance.now();
@@ -361,7 +361,7 @@ async function measureQuery(query: QueryClass, context: MeasureContext): Promise
  */
 async function measureFacets(query: QueryClass, context: MeasureContext): Promise<QueryFigures> {
   const { storage, engine } = context;
-  const hostQuery = parseHostQuery(query.params);
+  const hostQuery = parseHostQuery(typedFilters(query.params));
   const requests = parseFacetFields(query.facets);
   const firstStarted = performance.now();
   const first = await engine.readStill((index) => index.facets(hostQuery, requests));

@@ -37,6 +37,8 @@ describe('npm run bench (10k smoke)', () => {
       'single IP',
       'contains_cve + country_code',
       'classifications=c2',
+      'C2 list: tags (text)',
+      'C2 list: pdns (json)',
       'asn + port',
       'facets: 5 fields, contains_cve',
       'hostname substring',

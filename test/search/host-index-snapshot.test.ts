@@ -11,7 +11,7 @@ import {
   writeHostIndexSnapshot,
   type SnapshotIdentity,
 } from '../../src/search/snapshot/host-index-file.js';
-import { parseHostQuery } from '../../src/server/routes/target-intel/query.js';
+import { parseHostQuery, typedFilters } from '../../src/server/routes/target-intel/query.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-snapshot-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -124,7 +124,7 @@ function churn(indexes: HostIndex[], random: SeededRandom, steps: number, ids: n
 function answers(index: HostIndex): unknown[] {
   const out: unknown[] = [];
   for (const params of QUERIES) {
-    const query = parseHostQuery(params);
+    const query = parseHostQuery(typedFilters(params));
     for (const order of SORTS) {
       const page = index.page(query, { ...order, offset: 3, limit: 25 });
       out.push([params, order, page.total, page.ids]);

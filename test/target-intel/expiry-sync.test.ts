@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Observation } from '../../src/core/observation.js';
 import { IndexSync } from '../../src/search/index-sync.js';
-import { parseHostQuery } from '../../src/server/routes/target-intel/query.js';
+import { parseHostQuery, typedFilters } from '../../src/server/routes/target-intel/query.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engineCases } from '../support/engines.js';
 
@@ -59,8 +59,8 @@ describe.each(engineCases())('an expiry applied from the change log on $name', (
     expect(fresh.index.size).toBe(200);
     const request = { sort: 'timestamp' as const, order: 'desc' as const, offset: 0, limit: 300 };
     for (const params of QUERIES) {
-      const expected = fresh.index.page(parseHostQuery(params), request);
-      const got = running.index.page(parseHostQuery(params), request);
+      const expected = fresh.index.page(parseHostQuery(typedFilters(params)), request);
+      const got = running.index.page(parseHostQuery(typedFilters(params)), request);
       expect({ total: got.total, ids: got.ids }, JSON.stringify(params)).toEqual({
         total: expected.total,
         ids: expected.ids,

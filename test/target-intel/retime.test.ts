@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Observation } from '../../src/core/observation.js';
 import { IndexSync } from '../../src/search/index-sync.js';
-import { parseHostQuery } from '../../src/server/routes/target-intel/query.js';
+import { parseHostQuery, typedFilters } from '../../src/server/routes/target-intel/query.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engineCases } from '../support/engines.js';
 
@@ -103,7 +103,7 @@ describe.each(engineCases())('records observed again with nothing else changed o
     const running = t.context.hostIndex.index;
     expect(running.size).toBe(fresh.index.size);
     for (const params of QUERIES) {
-      const query = parseHostQuery(params);
+      const query = parseHostQuery(typedFilters(params));
       for (const sort of ['timestamp', 'ip'] as const) {
         const request = { sort, order: 'desc' as const, offset: 0, limit: 300 };
         const expected = fresh.index.page(query, request);
@@ -116,7 +116,7 @@ describe.each(engineCases())('records observed again with nothing else changed o
     }
     // The filters above must discriminate: the retimed hours hold what the first round did not.
     expect(
-      fresh.index.page(parseHostQuery({ updatedAtStartDate: '2025-06-02T00:00:00Z' }), {
+      fresh.index.page(parseHostQuery(typedFilters({ updatedAtStartDate: '2025-06-02T00:00:00Z' })), {
         sort: 'timestamp',
         order: 'desc',
         offset: 0,

@@ -9,7 +9,7 @@ import type { PageRequest } from '../../src/search/host-query.js';
 import { IndexSync } from '../../src/search/index-sync.js';
 import { hostIndexSnapshot } from '../../src/search/snapshot/settings.js';
 import { startServer } from '../../src/server/main.js';
-import { parseHostQuery } from '../../src/server/routes/target-intel/query.js';
+import { parseHostQuery, typedFilters } from '../../src/server/routes/target-intel/query.js';
 import { createStorage } from '../../src/storage/index.js';
 import { ClassificationResolver } from '../../src/ingest/classifications/resolver.js';
 import { runIngest } from '../../src/ingest/pipeline.js';
@@ -78,7 +78,7 @@ function answers(sync: IndexSync): unknown[] {
   const out: unknown[] = [];
   for (const params of QUERIES) {
     for (const order of SORTS) {
-      const page = sync.index.page(parseHostQuery(params), { ...order, offset: 2, limit: 30 });
+      const page = sync.index.page(parseHostQuery(typedFilters(params)), { ...order, offset: 2, limit: 30 });
       out.push([params, order, page.total, page.ids]);
     }
   }

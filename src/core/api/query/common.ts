@@ -1,4 +1,5 @@
-import { type TSchema, Type, type TUnsafe } from '@sinclair/typebox';
+import { type Static, type TSchema, Type, type TUnsafe } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 
 /** What every declared parameter may carry besides its JSON Schema: the rules a schema cannot say. */
 export const optional = <T extends TSchema>(schema: T) => Type.Optional(schema);
@@ -17,6 +18,14 @@ export const DateOrDateTime = (description: string) =>
   });
 
 export const CVE_PATTERN = '^[Cc][Vv][Ee]-\\d{4}-\\d{4,}$';
+
+/**
+ * Parameters given as strings (a URL's, a benchmark's) converted to their declared types, unchecked:
+ * for callers that bypass the server's validation, whose values are known to be valid.
+ */
+export function typedQuery<T extends TSchema>(schema: T, strings: Record<string, string>): Static<T> {
+  return Value.Convert(schema, strings) as Static<T>;
+}
 
 /** The token as a query parameter (`?token=`), one of the four ways to send it. */
 export const TokenParameter = {
