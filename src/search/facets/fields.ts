@@ -1,20 +1,6 @@
+import { FACET_FIELD_NAMES } from '../../core/api/index.js';
 /** The fields the host index counts values of, in the order their term kinds are numbered. */
-export const FACET_FIELDS = [
-  'country',
-  'country_code',
-  'asn',
-  'as_name',
-  'port',
-  'protocol',
-  'vendor',
-  'product',
-  'version',
-  'cpe',
-  'cve',
-  'classifications',
-  'date_added',
-  'timestamp',
-] as const;
+export const FACET_FIELDS = FACET_FIELD_NAMES;
 
 export type FacetField = (typeof FACET_FIELDS)[number];
 

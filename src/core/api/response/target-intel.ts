@@ -142,7 +142,7 @@ export const TargetIntelPage = Type.Object(
 );
 export type TargetIntelPage = Static<typeof TargetIntelPage>;
 
-/** The fields facets count. */
+/** The fields facets count, in the order the host index numbers their term kinds. */
 export const FACET_FIELD_NAMES = [
   'country',
   'country_code',
