@@ -1,6 +1,7 @@
 // Fails when a module of src/ imports against the layer direction of docs/architecture.md:
 //   core ← config ← storage ← search, ingest, backup ← services ← server ← cli
 //   core ← client (fetch only)
+//   core, client ← portal (the browser's pages, bundled by scripts/build-portal.mjs)
 // and when a module outside src/storage imports anything of it but its index.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,10 +22,12 @@ const ALLOWED = {
   server: ['core', 'config', 'storage', 'search', 'backup', 'services'],
   cli: ['core', 'config', 'storage', 'search', 'ingest', 'backup', 'services', 'server', 'client'],
   client: ['core'],
+  portal: ['core', 'client'],
 };
 /** npm packages a layer must not load (the client runs anywhere fetch does). */
 const FORBIDDEN_PACKAGES = {
   client: ['better-sqlite3', 'pg', 'roaring', 'ioredis', 'fastify', 'yauzl', 'yazl', 'mmdb-lib'],
+  portal: ['better-sqlite3', 'pg', 'roaring', 'ioredis', 'fastify', 'yauzl', 'yazl', 'mmdb-lib'],
   core: ['better-sqlite3', 'pg', 'ioredis', 'fastify'],
 };
 
@@ -38,7 +41,7 @@ function* sourceFiles(directory) {
   for (const entry of readdirSync(directory, { withFileTypes: true })) {
     const full = path.join(directory, entry.name);
     if (entry.isDirectory()) yield* sourceFiles(full);
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) yield full;
+    else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) yield full;
   }
 }
 

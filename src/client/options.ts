@@ -6,6 +6,11 @@ export interface VulnscopeOptions {
   baseUrl?: string;
   /** The API token, sent as `Authorization: Bearer …` (default: env `VULNSCOPE_TOKEN`). */
   token?: string;
+  /**
+   * In a page served by Vulnscope's portal: authenticate with the signed-in `token` cookie the
+   * browser sends, instead of a token (no `Authorization` or `User-Agent` header is set).
+   */
+  cookie?: boolean;
   /** Milliseconds a request may wait for its answer, and a stream for its next data (default 30,000). */
   timeoutMs?: number;
   /** How often a 429 answer is retried after its `Retry-After` (default 3; 0 never retries). */
@@ -40,7 +45,9 @@ export interface CallOptions {
 
 export interface ResolvedOptions {
   baseUrl: string;
-  token: string;
+  /** Absent only in cookie mode. */
+  token?: string;
+  cookie: boolean;
   timeoutMs: number;
   maxRetries: number;
   maxRetryWaitMs: number;
@@ -76,8 +83,9 @@ export function resolveOptions(options: VulnscopeOptions): ResolvedOptions {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new VulnscopeConfigError('the server URL (VULNSCOPE_URL) must start with http:// or https://');
   }
-  const token = nonEmpty(options.token) ?? nonEmpty(env.VULNSCOPE_TOKEN);
-  if (!token) {
+  const cookie = options.cookie === true;
+  const token = cookie ? undefined : (nonEmpty(options.token) ?? nonEmpty(env.VULNSCOPE_TOKEN));
+  if (!token && !cookie) {
     throw new VulnscopeConfigError(
       'no token: pass { token } or set VULNSCOPE_TOKEN (create one with "vulnscope token create")',
     );
@@ -86,7 +94,8 @@ export function resolveOptions(options: VulnscopeOptions): ResolvedOptions {
   if (typeof fetchImpl !== 'function') throw new VulnscopeConfigError('no fetch: pass { fetch } on this runtime');
   return {
     baseUrl: url.toString().replace(/\/+$/, ''),
-    token,
+    ...(token ? { token } : {}),
+    cookie,
     timeoutMs: count('timeoutMs', options.timeoutMs ?? 30_000, 1),
     maxRetries: Math.floor(count('maxRetries', options.maxRetries ?? 3, 0)),
     maxRetryWaitMs: count('maxRetryWaitMs', options.maxRetryWaitMs ?? 60_000, 0),

@@ -39,29 +39,25 @@ export class Transport {
 
   /** GETs an API path; resolves with a 2xx answer, throws the error of any other. */
   async get(path: string, query: QueryValues, call: CallOptions = {}, accept = 'application/json'): Promise<Answer> {
-    const headers = {
-      authorization: `Bearer ${this.options.token}`,
-      accept,
-      'user-agent': this.options.userAgent,
-    };
-    return this.send(this.url(path, query), `GET ${path}`, headers, call);
+    return this.send(this.url(path, query), `GET ${path}`, this.headers({ accept }), call);
   }
 
   /** POSTs a JSON body to an API path; resolves with a 2xx answer, throws the error of any other. */
   async post(path: string, body: unknown, call: CallOptions = {}): Promise<Answer> {
-    const headers = {
-      authorization: `Bearer ${this.options.token}`,
-      accept: 'application/json',
-      'content-type': 'application/json',
-      'user-agent': this.options.userAgent,
-    };
+    const headers = this.headers({ accept: 'application/json', 'content-type': 'application/json' });
     return this.send(this.url(path), `POST ${path}`, headers, call, JSON.stringify(body));
   }
 
   /** GETs an absolute URL without the token (signed download URLs must not receive it). */
   async open(url: string, call: CallOptions = {}): Promise<Answer> {
     const path = new URL(url).pathname;
-    return this.send(url, `GET ${path}`, { 'user-agent': this.options.userAgent }, call);
+    return this.send(url, `GET ${path}`, this.options.cookie ? {} : { 'user-agent': this.options.userAgent }, call);
+  }
+
+  /** The headers of an API request: the token (none in cookie mode, where the browser sends the cookie). */
+  private headers(own: Record<string, string>): Record<string, string> {
+    if (this.options.cookie) return own;
+    return { ...own, authorization: `Bearer ${this.options.token}`, 'user-agent': this.options.userAgent };
   }
 
   /** Reads a JSON body of an answer. */
@@ -126,7 +122,7 @@ export class Transport {
   private redacted<E extends Error & { messages?: string[] }>(error: E): E {
     const token = this.options.token;
     // A token this short is no secret (a test's `t`), and hiding it would garble every message.
-    if (token.length < MIN_REDACTED_LENGTH) return error;
+    if (token === undefined || token.length < MIN_REDACTED_LENGTH) return error;
     if (!error.message.includes(token) && !error.messages?.some((m) => m.includes(token))) return error;
     const hide = (text: string) => text.split(token).join('<token>');
     error.message = hide(error.message);

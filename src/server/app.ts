@@ -39,6 +39,8 @@ import { registerSearchCve } from './routes/search-cve/route.js';
 import { registerPurl } from './routes/purl/route.js';
 import { registerC2Lists } from './routes/c2-lists/route.js';
 import { VERSION } from '../version.js';
+import { isPortalPage } from '../core/portal/pages.js';
+import { isPortalPath, registerPortal } from './portal/routes.js';
 
 const PUBLIC_PATHS = new Set(['/healthz', '/healthz/live', '/openapi.json']);
 
@@ -115,6 +117,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     const path = request.url.split('?')[0]!;
     // The operator routes answer only the operator token, and also while starting or draining.
     if (PUBLIC_PATHS.has(path) || path.startsWith(PROCESS_STATUS_PREFIX)) return;
+    // The portal's pages check the sign-in cookie themselves (a page without one leads to sign-in).
+    if (isPortalPage(path) || isPortalPath(path)) return;
     refuseUnlessReady(context.lifecycle, reply);
     // Signed backup downloads carry their own authorisation and are fetched without a token.
     if (path.startsWith(DOWNLOAD_PREFIX)) return;
@@ -123,6 +127,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     await takeTurn();
   });
   registerHealth(app, context, rateLimiter);
+  registerPortal(app, context);
   if (context.config.statusToken) registerProcessStatus(app, context, context.config.statusToken);
   registerTargetIntel(app, context);
   registerTargetIntelFacets(app, context);

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** Vitest global setup: end-to-end tests run the built CLI (`dist/`), as users do. */
+/** Vitest global setup: end-to-end tests run the built CLI (`dist/`) and portal (`dist/portal`), as users do. */
 export default function setup(): void {
   // For quick iterations on unit tests with a dist/ already built.
   if (process.env.VULNSCOPE_TEST_SKIP_BUILD === '1') return;
@@ -13,4 +13,5 @@ export default function setup(): void {
     cwd: root,
     stdio: 'inherit',
   });
+  execFileSync(process.execPath, ['scripts/build-portal.mjs'], { cwd: root, stdio: 'inherit' });
 }

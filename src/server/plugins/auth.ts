@@ -20,7 +20,7 @@ export function tokenFrom(request: FastifyRequest): string | undefined {
   return cookieValue(request.headers.cookie, 'token');
 }
 
-function cookieValue(header: string | undefined, name: string): string | undefined {
+export function cookieValue(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');

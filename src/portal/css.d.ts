@@ -1,0 +1,2 @@
+/** Style sheets are bundled by esbuild (scripts/build-portal.mjs). */
+declare module '*.css';

@@ -1,0 +1,87 @@
+/**
+ * Signing in and out of the portal in Chromium, on each engine: the form, the cookie, the pages
+ * a visitor without a token reaches, and bad, revoked and expired tokens.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineCases } from '../support/engines.js';
+import { expectAccessible, HAS_CHROMIUM, launchChromium, screenshot, signIn } from './support/browser.js';
+import { cliOn, type PortalServer, startPortalServer } from './support/portal-server.js';
+
+describe.skipIf(!HAS_CHROMIUM).each(engineCases())('portal sign-in ($name)', (engine) => {
+  let server: PortalServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startPortalServer(engine), launchChromium()]);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('sends a visitor without a token to sign-in, and back to the page asked for after it', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.base}/advisories?cve=CVE-2021-41773`);
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    await expect.poll(() => page.getByLabel('API token').isVisible()).toBe(true);
+    await expectAccessible(page, 'the sign-in page');
+    await screenshot(page, `${engine.name}-sign-in`);
+    await page.getByLabel('API token').fill(server.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/advisories');
+    expect(new URL(page.url()).searchParams.get('cve')).toBe('CVE-2021-41773');
+    const [cookie] = await context.cookies();
+    expect(cookie).toMatchObject({
+      name: 'token',
+      value: server.token,
+      httpOnly: true,
+      sameSite: 'Lax',
+      secure: false,
+    });
+    await context.close();
+  });
+
+  it('refuses a bad token with a message and sets no cookie', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.base}/sign-in`);
+    await page.getByLabel('API token').fill('vs_not-a-real-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('unknown token');
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    expect(await context.cookies()).toEqual([]);
+    await screenshot(page, `${engine.name}-sign-in-refused`);
+    await context.close();
+  });
+
+  it('signs out: the cookie is cleared and the pages lead to sign-in again', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, server.base, server.token);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.pathname === '/sign-in');
+    expect(await context.cookies()).toEqual([]);
+    await page.goto(`${server.base}/`);
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    await context.close();
+  });
+
+  it('says why when the signed-in token was revoked', async () => {
+    const token = await cliOn(server, ['token', 'create', '--name', 'to-revoke']);
+    const id = (
+      JSON.parse(await cliOn(server, ['token', 'list', '--json'])) as Array<{ id: number; name: string }>
+    ).find((row) => row.name === 'to-revoke')!.id;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, server.base, token);
+    await cliOn(server, ['token', 'revoke', String(id)]);
+    // The server's token cache holds a verdict for up to a second.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await page.goto(`${server.base}/`);
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('revoked');
+    expect(await context.cookies()).toEqual([]);
+    await context.close();
+  });
+});
