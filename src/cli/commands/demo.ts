@@ -56,6 +56,7 @@ export async function demo(config: Config, options: { records: number; serve: bo
     process.stdout.write(
       `\nVulnscope demo is serving on ${server.url}\n` +
         `demo token: ${token}\n\n` +
+        `  portal: ${base}/  (sign in with the demo token)\n` +
         curl('/v3/index/target-intel?contains_cve=true&limit=5') +
         curl('/v3/index/target-intel?cve=CVE-2024-6387&confirmed=true&explain=true&limit=1') +
         curl('/v3/index/target-intel/facets?contains_cve=true&fields=country_code,port,product,cve:5') +
