@@ -55,7 +55,17 @@ export class Transport {
       'content-type': 'application/json',
       'user-agent': this.options.userAgent,
     };
-    return this.send(this.url(path), `POST ${path}`, headers, call, JSON.stringify(body));
+    return this.send(this.url(path), `POST ${path}`, headers, call, JSON.stringify(body), 'POST');
+  }
+
+  /** DELETEs an API path (no body); resolves with a 2xx answer, throws the error of any other. */
+  async delete(path: string, call: CallOptions = {}): Promise<Answer> {
+    const headers = {
+      authorization: `Bearer ${this.options.token}`,
+      accept: 'application/json',
+      'user-agent': this.options.userAgent,
+    };
+    return this.send(this.url(path), `DELETE ${path}`, headers, call, undefined, 'DELETE');
   }
 
   /** GETs an absolute URL without the token (signed download URLs must not receive it). */
@@ -81,13 +91,19 @@ export class Transport {
     }
   }
 
-  private async send(url: string, request: string, headers: Record<string, string>, call: CallOptions, body?: string) {
+  private async send(
+    url: string,
+    request: string,
+    headers: Record<string, string>,
+    call: CallOptions,
+    body?: string,
+    method: 'GET' | 'POST' | 'DELETE' = 'GET',
+  ) {
     const timeoutMs = call.timeoutMs ?? this.options.timeoutMs;
     for (let attempt = 0; ; attempt++) {
       const deadline = new Deadline(timeoutMs, call.signal);
       let response: Response;
       try {
-        const method = body === undefined ? 'GET' : 'POST';
         response = await this.options.fetch(url, {
           method,
           headers,
