@@ -146,7 +146,7 @@ export class TokenAdmin {
       );
     }
     await this.describe(actor, id);
-    const revoked = await this.storage.tokens.revoke(id);
+    const revoked = await this.storage.tokens.revokeCounting(id);
     const info = await this.storage.tokens.get(id);
     if (!revoked || !info) throw missing(id);
     return { info, children: revoked.children };

@@ -128,12 +128,17 @@ export class TokenRepository {
     return row ? toInfo(row) : undefined;
   }
 
+  /** Revokes a token (and its children, see revokeCounting); false when no such token exists. */
+  async revoke(id: number): Promise<boolean> {
+    return (await this.revokeCounting(id)) !== undefined;
+  }
+
   /**
    * Revokes a token and, when it is not an admin token, its children (they cannot outlive it; an
    * admin's tokens are tokens of their own). Undefined when no such token exists; else how many
    * children were revoked with it.
    */
-  async revoke(id: number): Promise<{ children: number } | undefined> {
+  async revokeCounting(id: number): Promise<{ children: number } | undefined> {
     return this.db.transaction(async (tx) => {
       const now = Date.now();
       const target = await tx.get<{ admin: number }>(`SELECT admin FROM tokens WHERE id = ?`, [id]);
