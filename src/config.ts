@@ -14,6 +14,11 @@ export interface Config {
   port: number;
   /** Base for absolute links (no trailing slash). */
   publicUrl: string;
+  /**
+   * The origin of VULNSCOPE_PUBLIC_URL when it is set: what a cookie-authenticated state-changing
+   * request's `Origin` must be. Unset: the origin each request was addressed to (protocol and Host).
+   */
+  publicOrigin?: string;
   /** Observations older than this are expired; 0 disables expiry. */
   retentionDays: number;
   /** `vulnscope ingest scans` runs with a JavaScript heap of at most this many MiB; 0 leaves Node's default (VULNSCOPE_INGEST_HEAP_MB). */
@@ -152,11 +157,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
   );
   const database = parseDatabaseUrl(pick(overrides.databaseUrl, 'VULNSCOPE_DATABASE_URL') ?? DEFAULT_DATABASE);
   if (database.engine === 'postgres') database.timeouts = postgresTimeoutsOf(env);
+  const publicOrigin =
+    pick(overrides.publicUrl, 'VULNSCOPE_PUBLIC_URL') !== undefined ? originOf(publicUrl) : undefined;
   return {
     database,
     host,
     port,
     publicUrl,
+    ...(publicOrigin ? { publicOrigin } : {}),
     retentionDays: integer(
       pick(overrides.retentionDays, 'VULNSCOPE_RETENTION_DAYS') ?? '30',
       'VULNSCOPE_RETENTION_DAYS',
@@ -225,6 +233,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
       1000,
     ),
   };
+}
+
+/** `scheme://host[:port]` of a URL; undefined when it is not one. */
+function originOf(url: string): string | undefined {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A duration in milliseconds from the environment, at most one hour. */

@@ -333,22 +333,24 @@ token
     optionParser(parseTokenRateLimit),
   )
   .option('--feeds-file <file>', 'feed registry whose feeds --feeds may name (env VULNSCOPE_FEEDS_FILE)')
+  .option('--admin', 'an admin token: may list, create and revoke every token over HTTP (/v3/tokens)')
   .action(
     async (options: {
       name: string;
       feeds?: ReturnType<typeof parseFeedEntitlement>;
       rateLimit?: ReturnType<typeof parseTokenRateLimit>;
       feedsFile?: string;
+      admin?: boolean;
     }) => (await commands.token()).createToken(config({ feedsFile: options.feedsFile }), options.name, options),
   );
 token
   .command('list')
-  .description('list tokens (never their secrets)')
+  .description('list tokens (never their secrets), with whether each is an admin token and which token created it')
   .option('--json', 'machine-readable output')
   .action(async (options: { json?: boolean }) => (await commands.token()).listTokens(config(), Boolean(options.json)));
 token
   .command('revoke')
-  .description('revoke a token by id')
+  .description('revoke a token by id (and the child tokens it created)')
   .argument('<id>', 'token id (see token list)', positiveInteger)
   .action(async (id: number) => (await commands.token()).revokeToken(config(), id));
 

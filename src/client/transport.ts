@@ -45,7 +45,19 @@ export class Transport {
   /** POSTs a JSON body to an API path; resolves with a 2xx answer, throws the error of any other. */
   async post(path: string, body: unknown, call: CallOptions = {}): Promise<Answer> {
     const headers = this.headers({ accept: 'application/json', 'content-type': 'application/json' });
-    return this.send(this.url(path), `POST ${path}`, headers, call, JSON.stringify(body));
+    return this.send(this.url(path), `POST ${path}`, headers, call, JSON.stringify(body), 'POST');
+  }
+
+  /** DELETEs an API path (no body); resolves with a 2xx answer, throws the error of any other. */
+  async delete(path: string, call: CallOptions = {}): Promise<Answer> {
+    return this.send(
+      this.url(path),
+      `DELETE ${path}`,
+      this.headers({ accept: 'application/json' }),
+      call,
+      undefined,
+      'DELETE',
+    );
   }
 
   /** GETs an absolute URL without the token (signed download URLs must not receive it). */
@@ -77,13 +89,19 @@ export class Transport {
     }
   }
 
-  private async send(url: string, request: string, headers: Record<string, string>, call: CallOptions, body?: string) {
+  private async send(
+    url: string,
+    request: string,
+    headers: Record<string, string>,
+    call: CallOptions,
+    body?: string,
+    method: 'GET' | 'POST' | 'DELETE' = 'GET',
+  ) {
     const timeoutMs = call.timeoutMs ?? this.options.timeoutMs;
     for (let attempt = 0; ; attempt++) {
       const deadline = new Deadline(timeoutMs, call.signal);
       let response: Response;
       try {
-        const method = body === undefined ? 'GET' : 'POST';
         response = await this.options.fetch(url, {
           method,
           headers,

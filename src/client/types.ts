@@ -45,6 +45,12 @@ export type CpeLookupQuery = QueryOf<'cpeLookup'>;
 export type CpeLookup = ResultOf<'cpeLookup'>;
 export type Entitlements = ResultOf<'entitlements'>;
 export type OpenApiDocument = ResultOf<'openapiLookup'>;
+export type TokenList = ResultOf<'tokens'>;
+export type Token = ResultOf<'tokenSelf'>;
+export type CreatedToken = ResultOf<'createToken'>;
+export type RevokedToken = ResultOf<'revokeToken'>;
+/** `POST /v3/tokens`'s body: a name, and (admin tokens) feeds and a rate limit; a child token's feeds. */
+export type NewToken = Static<(typeof ENDPOINTS)['createToken']['body']>;
 export type C2Addresses = Static<(typeof ENDPOINTS)['c2Addresses']['alsoProduces']['application/json']>;
 export type C2Hostnames = Static<(typeof ENDPOINTS)['c2Hostnames']['alsoProduces']['application/json']>;
 

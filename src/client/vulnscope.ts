@@ -19,7 +19,12 @@ import type {
   PurlQuery,
   CpeLookup,
   CpeLookupQuery,
+  CreatedToken,
   Entitlements,
+  NewToken,
+  RevokedToken,
+  Token,
+  TokenList,
   OpenApiDocument,
   C2Addresses,
   C2Hostnames,
@@ -126,6 +131,30 @@ export class Vulnscope {
   /** `GET /v3/entitlements`: the feeds this token may read and its rate limits. */
   entitlements(options?: CallOptions): Promise<Entitlements> {
     return this.json('entitlements', {}, options);
+  }
+
+  /** `GET /v3/tokens`: every token (admin token), or the tokens this token created; never their secrets. */
+  tokens(options?: CallOptions): Promise<TokenList> {
+    return this.json('tokens', {}, options);
+  }
+
+  /** `GET /v3/tokens/self`: this token: its feeds, budget, state, last use, expiry, admin flag and parent. */
+  tokenSelf(options?: CallOptions): Promise<Token> {
+    return this.json('tokenSelf', {}, options);
+  }
+
+  /**
+   * `POST /v3/tokens`: creates a token (an admin token: any non-admin token; another token: a child
+   * token, at most 10). The answer's `token` is the secret, shown this once.
+   */
+  async createToken(token: NewToken, options?: CallOptions): Promise<CreatedToken> {
+    return this.transport.json<CreatedToken>(await this.transport.post(pathOf('createToken'), token, options));
+  }
+
+  /** `DELETE /v3/tokens/{id}`: revokes a token (and the child tokens it created); answers it as revoked. */
+  async revokeToken(id: number, options?: CallOptions): Promise<RevokedToken> {
+    const path = pathOf('revokeToken', { id: String(id) });
+    return this.transport.json<RevokedToken>(await this.transport.delete(path, options));
   }
 
   /** `GET /v3/openapi`: the server's OpenAPI document. */
@@ -260,4 +289,8 @@ export const METHOD_OF_ENDPOINT = {
   openapiLookup: 'openapiLookup',
   c2Addresses: 'c2Addresses',
   c2Hostnames: 'c2Hostnames',
+  tokens: 'tokens',
+  tokenSelf: 'tokenSelf',
+  createToken: 'createToken',
+  revokeToken: 'revokeToken',
 } as const satisfies Record<EndpointName, keyof Vulnscope>;

@@ -63,3 +63,17 @@ export function coversFeed(entitlement: FeedEntitlement, feed: string): boolean 
 export function coversAnyFeed(entitlement: FeedEntitlement): boolean {
   return entitlement.all || entitlement.feeds.length > 0;
 }
+
+/** The feeds both entitlements cover (a child token reads no more than its parent). */
+export function intersectEntitlements(a: FeedEntitlement, b: FeedEntitlement): FeedEntitlement {
+  if (a.all) return b;
+  if (b.all) return a;
+  return { all: false, feeds: a.feeds.filter((feed) => b.feeds.includes(feed)) };
+}
+
+/** The feeds `entitlement` names that `within` does not cover (`*` when it is all of them and `within` is not). */
+export function feedsBeyond(entitlement: FeedEntitlement, within: FeedEntitlement): string[] {
+  if (within.all) return [];
+  if (entitlement.all) return ['*'];
+  return entitlement.feeds.filter((feed) => !within.feeds.includes(feed));
+}

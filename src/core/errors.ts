@@ -50,7 +50,7 @@ export const unauthorized = (message = 'unauthorized: a valid token is required'
   new VulnscopeError(401, 'unauthorized', message);
 /** The token is valid but its entitlements do not cover what was asked (e.g. an advisory feed). */
 export const paymentRequired = (message: string) => new VulnscopeError(402, 'payment_required', message);
-/** The request is understood and authenticated but not allowed (e.g. a cross-site POST). */
+/** The token is valid but may not do this (e.g. a child token creating tokens, a cross-site request). */
 export const forbidden = (message: string) => new VulnscopeError(403, 'forbidden', message);
 export const notFound = (message: string) => new VulnscopeError(404, 'not_found', message);
 /** The resource is busy with a conflicting operation (e.g. another load of the same feed). */

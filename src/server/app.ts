@@ -12,7 +12,7 @@ import type { Lifecycle } from './lifecycle.js';
 import { registerDeadline } from './plugins/deadline.js';
 import type { AppContext } from './context.js';
 import type { JobLeadership } from './job-leadership.js';
-import { redactCredentials, requireToken } from './plugins/auth.js';
+import { guardStateChanging, redactCredentials, requireToken } from './plugins/auth.js';
 import { answerClientError, frameworkErrorHandler, registerErrorHandling } from './plugins/errors.js';
 import { enforceRateLimit } from './plugins/rate-limit.js';
 import { registerRequestTextChecks } from './plugins/request-text.js';
@@ -35,6 +35,7 @@ import { registerTargetIntel } from './routes/target-intel/route.js';
 import { registerTargetIntelExport } from './routes/target-intel/export.js';
 import { registerTargetIntelFacets } from './routes/target-intel/facets-route.js';
 import { registerWhoami } from './routes/whoami.js';
+import { registerTokens } from './routes/tokens.js';
 import { registerSearchCve } from './routes/search-cve/route.js';
 import { registerPurl } from './routes/purl/route.js';
 import { registerC2Lists } from './routes/c2-lists/route.js';
@@ -122,6 +123,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     refuseUnlessReady(context.lifecycle, reply);
     // Signed backup downloads carry their own authorisation and are fetched without a token.
     if (path.startsWith(DOWNLOAD_PREFIX)) return;
+    guardStateChanging(request, context.config.publicOrigin);
     await authenticate(request, reply);
     await limitRate(request, reply);
     await takeTurn();
@@ -191,6 +193,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   }
   registerC2Lists(app, context);
   registerWhoami(app);
+  registerTokens(app, context);
   registerOpenApi(app, routes, VERSION, context.config.publicUrl);
   registerOpenApiLookup(app, routes, VERSION, context.config.publicUrl);
   return app;

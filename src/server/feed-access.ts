@@ -8,7 +8,7 @@ import { coversAnyFeed, coversFeed, formatFeedEntitlement, type FeedEntitlement 
 import { badRequest, paymentRequired } from '../core/errors.js';
 import type { FeedRegistry } from '../services/feed-registry.js';
 import type { StoredFeed } from '../storage/index.js';
-import type { TokenInfo } from '../core/tokens.js';
+import { effectiveFeeds, type TokenInfo } from '../core/tokens.js';
 
 export interface KnownFeed {
   name: string;
@@ -20,8 +20,9 @@ export interface StoredFeeds {
   feeds(): Promise<StoredFeed[]>;
 }
 
+/** The feeds a token may read: its own or the server default; a child's never more than its parent's. */
 export function entitlementOf(token: TokenInfo, config: Config): FeedEntitlement {
-  return token.feeds ?? config.defaultFeeds;
+  return effectiveFeeds(token, config.defaultFeeds);
 }
 
 export async function knownFeeds(registry: FeedRegistry, stored: StoredFeeds): Promise<KnownFeed[]> {

@@ -1,5 +1,5 @@
 import { unauthorized } from '../core/errors.js';
-import { tokenState, type TokenInfo } from '../core/tokens.js';
+import { effectiveState, type TokenInfo } from '../core/tokens.js';
 import type { TokenRepository } from '../storage/index.js';
 
 const CACHE_MS = 1000;
@@ -31,11 +31,27 @@ export class TokenAuthenticator {
     const info = cached.info;
     if (!info) throw unauthorized('unauthorized: unknown token');
     const lastUsedAt = Math.max(info.lastUsedAt ?? 0, this.lastUse.get(info.id) ?? 0) || undefined;
-    const state = tokenState({ ...info, lastUsedAt }, this.idleDays, now);
+    // A child lives no longer than its parent: the parent's state is read with the token.
+    const parentLastUse = info.parent ? this.lastUse.get(info.parent.id) : undefined;
+    const { state, reason } = effectiveState({ ...info, lastUsedAt }, this.idleDays, now, parentLastUse);
+    if (reason === 'parent revoked') throw unauthorized('unauthorized: the token that created this token was revoked');
+    if (reason === 'parent expired') {
+      throw unauthorized(`unauthorized: the token that created this token expired after ${this.idleDays} days unused`);
+    }
     if (state === 'revoked') throw unauthorized('unauthorized: token revoked');
     if (state === 'expired') throw unauthorized(`unauthorized: token expired after ${this.idleDays} days unused`);
     this.lastUse.set(info.id, now);
     return info;
+  }
+
+  /** The last use this process has seen but not yet written, if any (newer than storage's). */
+  pendingLastUse(id: number): number | undefined {
+    return this.lastUse.get(id);
+  }
+
+  /** Forgets cached lookups, so a change made by this process (a revocation) applies at once here. */
+  forget(): void {
+    this.cache.clear();
   }
 
   /** Writes gathered last-use times every `intervalMs`. */

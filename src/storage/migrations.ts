@@ -344,6 +344,17 @@ export const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    id: 16,
+    name: 'tokens: admin flag and the token that created each (parent_id)',
+    // Admin tokens manage every token over HTTP; a token created by another over HTTP records it, so
+    // authentication reads the parent with the token (one join) and a parent finds its children.
+    statements: () => [
+      `ALTER TABLE tokens ADD COLUMN admin SMALLINT NOT NULL DEFAULT 0`,
+      `ALTER TABLE tokens ADD COLUMN parent_id BIGINT`,
+      `CREATE INDEX tokens_parent ON tokens (parent_id)`,
+    ],
+  },
 ];
 
 /** The migration a database opened by this code is at (what snapshots of derived data are tied to). */

@@ -171,6 +171,34 @@ describe.each(engineCases())('the SDK against a live server ($name)', (engine) =
     expect(Object.keys(document.paths as object)).toContain('/v3/cpe');
   });
 
+  it('tokens, tokenSelf, createToken, revokeToken: an admin token and a child token', async () => {
+    const admin = new Vulnscope({
+      baseUrl: s.base,
+      token: (await s.t.storage.tokens.create('sdk-admin', { admin: true })).token,
+    });
+    const created = await admin.createToken({ name: 'sdk-made', feeds: ['beta'], rate_limit: 50 });
+    expect(created).toMatchObject({ name: 'sdk-made', feeds: ['beta'], rate_limit: 50, admin: false, child: false });
+    const made = new Vulnscope({ baseUrl: s.base, token: created.token });
+    expect(await made.tokenSelf()).toMatchObject({ id: created.id, state: 'active', parent_id: expect.any(Number) });
+    expect((await made.entitlements()).entitlements.admin).toEqual(['false']);
+    expect((await admin.tokens()).data.map((token) => token.name)).toContain('sdk-made');
+
+    const child = await made.createToken({ name: 'sdk-child' });
+    expect(child).toMatchObject({ parent_id: created.id, child: true, feeds: ['beta'], rate_limit: 50 });
+    expect((await made.tokens()).data.map((token) => token.id)).toEqual([child.id]);
+    const grandchild = await rejection(
+      new Vulnscope({ baseUrl: s.base, token: child.token }).createToken({ name: 'x' }),
+    );
+    expect(grandchild.status).toBe(403);
+    const notMine = await rejection(made.revokeToken(created.id - 1));
+    expect(notMine.status).toBe(404);
+
+    const revoked = await admin.revokeToken(created.id);
+    expect(revoked).toMatchObject({ id: created.id, state: 'revoked', children_revoked: 1 });
+    const refused = await rejection(new Vulnscope({ baseUrl: s.base, token: child.token }).tokenSelf());
+    expect(refused).toBeInstanceOf(VulnscopeAuthError);
+  });
+
   it('c2Addresses and c2Hostnames: the C2 lists as JSON (none classified c2 here)', async () => {
     expect(await client.c2Addresses()).toEqual([]);
     expect(await client.c2Hostnames()).toEqual([]);

@@ -55,8 +55,15 @@ describe.each(engineCases())('GET /v3/entitlements, GET /v3/openapi ($name)', (e
       [],
       budgets('unlimited'),
     ],
+    [
+      'an admin token',
+      { feeds: parseFeedEntitlement('cisa-kev'), rateLimit: 'unlimited' as const, admin: true },
+      ['cisa-kev'],
+      budgets('unlimited'),
+    ],
   ])('%s', async (_, options, feeds, rateLimit) => {
-    expect(await entitlementsOf(options)).toEqual({ feeds, rate_limit: rateLimit });
+    const admin = [String(Boolean((options as { admin?: boolean }).admin))];
+    expect(await entitlementsOf(options)).toEqual({ feeds, rate_limit: rateLimit, admin });
   });
 
   it('answers a bare Authorization header (the official Python SDK) and refuses a request without a token', async () => {

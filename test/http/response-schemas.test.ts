@@ -20,7 +20,7 @@ const TAGS = '/v3/tags/vulncheck-c2';
 const PDNS = '/v3/pdns/vulncheck-c2';
 
 interface Answer {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
   status: number;
   media: string;
   headers: Record<string, unknown>;
@@ -131,15 +131,15 @@ describe.each(engineCases())('every answer against the served document ($name)',
 
   async function call(
     url: string,
-    options: { token?: string | null; headers?: Record<string, string>; body?: unknown } = {},
+    options: { token?: string | null; headers?: Record<string, string>; body?: unknown; method?: 'delete' } = {},
   ): Promise<Answer> {
     const token = options.token === undefined ? tokens.budgeted : options.token;
     const headers = { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) };
-    const method = options.body === undefined ? 'get' : 'post';
+    const method = options.method ?? (options.body === undefined ? 'get' : 'post');
     const response = await t.app.inject(
-      method === 'get'
-        ? { method: 'GET', url, headers }
-        : { method: 'POST', url, headers, payload: options.body as object },
+      method === 'post'
+        ? { method: 'POST', url, headers, payload: options.body as object }
+        : { method: method === 'get' ? 'GET' : 'DELETE', url, headers },
     );
     const media = mediaOf(response.headers);
     const text = media === 'application/zip' ? '' : response.body;
@@ -192,7 +192,7 @@ describe.each(engineCases())('every answer against the served document ($name)',
     expect(answer.status, answer.text.slice(0, 500)).toBe(status);
     expect(problems(path, answer)).toEqual([]);
     expect(contractProblems(path, answer)).toEqual([]);
-    if (status === 200) mostItems.set(path, Math.max(mostItems.get(path) ?? -1, itemsOf(answer)));
+    if (status === 200 || status === 201) mostItems.set(path, Math.max(mostItems.get(path) ?? -1, itemsOf(answer)));
     return answer;
   }
 
@@ -205,10 +205,14 @@ describe.each(engineCases())('every answer against the served document ($name)',
     return typeof data === 'object' && data !== null ? Object.keys(data).length : -1;
   };
 
+  /** The success status an operation declares: 200, or 201 for a creation. */
+  const successOf = (operation: { responses: Record<string, unknown> }) =>
+    '201' in operation.responses ? '201' : '200';
+
   it('declares a schema for the 200 body of every operation (and of each format where a parameter chooses one)', () => {
     for (const [path, methods] of Object.entries(served.document.paths ?? {}))
       for (const [method, operation] of Object.entries(methods)) {
-        const content = Object.entries(operation.responses['200']?.content ?? {});
+        const content = Object.entries(operation.responses[successOf(operation)]?.content ?? {});
         expect(content.length, `${method} ${path}`).toBe(path === TAGS || path === PDNS ? 2 : 1);
         for (const [media, declared] of content) expect(declared.schema, `${method} ${path} ${media}`).toBeDefined();
       }
@@ -224,6 +228,20 @@ describe.each(engineCases())('every answer against the served document ($name)',
     const purls = ['pkg:pypi/aiohttp@3.7.0', 'pkg:npm/left-pad@1.0.0'];
     const answer = await expectValid('/v3/purls', '/v3/purls', 200, { body: purls });
     expect((answer.bodies[0] as { data: unknown[] }).data).toHaveLength(2);
+  });
+
+  it('the token endpoints: 201 of POST /v3/tokens, the list, the calling token, 200 of DELETE', async () => {
+    const created = await expectValid('/v3/tokens', '/v3/tokens', 201, { body: { name: 'schema-child' } });
+    const id = (created.bodies[0] as { id: number }).id;
+    await expectValid('/v3/tokens', '/v3/tokens', 200);
+    await expectValid('/v3/tokens/self', '/v3/tokens/self', 200);
+    await expectValid('/v3/tokens/{id}', `/v3/tokens/${id}`, 200, { method: 'delete' });
+    await expectValid('/v3/tokens/{id}', `/v3/tokens/${id + 1000}`, 404, { method: 'delete' });
+    await expectValid('/v3/tokens', '/v3/tokens', 403, {
+      token: null,
+      headers: { cookie: `token=${tokens.budgeted}` },
+      body: { name: 'x' },
+    });
   });
 
   it('explain=true serves evidence of knowledge and of the scanner', async () => {
@@ -349,7 +367,7 @@ describe.each(engineCases())('every answer against the served document ($name)',
 
   it('every operation of the document was answered with a 200 above', () => {
     const operations = Object.entries(served.document.paths ?? {}).flatMap(([path, methods]) =>
-      Object.keys(methods).map((method) => `${method} ${path} 200`),
+      Object.entries(methods).map(([method, operation]) => `${method} ${path} ${successOf(operation)}`),
     );
     expect(operations.filter((operation) => !answered.has(operation))).toEqual([]);
     // An empty list validates against any item schema: each was seen with items at least once.

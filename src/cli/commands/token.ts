@@ -1,15 +1,28 @@
 import type { Config } from '../../config.js';
-import { checkEntitledFeeds, formatFeedEntitlement, type FeedEntitlement } from '../../core/entitlements.js';
-import { notFound } from '../../core/errors.js';
+import { type FeedEntitlement, formatFeedEntitlement } from '../../core/entitlements.js';
 import { budgetFor, describeBudget, RATE_GROUPS, type TokenRateLimit } from '../../core/rate-limit.js';
-import { FeedRegistry } from '../../services/feed-registry.js';
-import { createStorage } from '../../storage/index.js';
-import { tokenState, type TokenInfo } from '../../core/tokens.js';
+import { budgetHolder, type TokenInfo } from '../../core/tokens.js';
+import { OPERATOR, TokenAdmin } from '../../services/token-admin.js';
+import { createStorage, type Storage } from '../../storage/index.js';
 import { printTable } from '../output.js';
 
 export interface CreateTokenOptions {
   feeds?: FeedEntitlement;
   rateLimit?: TokenRateLimit;
+  /** May manage every token over HTTP (`/v3/tokens`); granted only here. */
+  admin?: boolean;
+}
+
+/** The CLI's flags, as messages name them. */
+const FLAGS = { name: '--name', feeds: '--feeds', rateLimit: '--rate-limit' };
+
+async function withAdmin<T>(config: Config, fn: (admin: TokenAdmin, storage: Storage) => Promise<T>): Promise<T> {
+  const storage = await createStorage(config.database);
+  try {
+    return await fn(new TokenAdmin(storage, config), storage);
+  } finally {
+    await storage.close();
+  }
 }
 
 /**
@@ -17,25 +30,22 @@ export interface CreateTokenOptions {
  * (built in or in the feed registry file) or loaded.
  */
 export async function createToken(config: Config, name: string, options: CreateTokenOptions = {}): Promise<void> {
-  const storage = await createStorage(config.database);
-  try {
-    const feeds = options.feeds ?? config.defaultFeeds;
-    const known = [
-      ...new FeedRegistry(config.feeds).list().map((feed) => feed.name),
-      ...(await storage.advisories.feeds()).map((feed) => feed.name),
-    ];
-    checkEntitledFeeds(feeds, known, options.feeds ? '--feeds' : 'VULNSCOPE_DEFAULT_FEEDS');
-    const { token, info } = await storage.tokens.create(name, {
-      feeds,
-      ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
-    });
+  await withAdmin(config, async (admin) => {
+    const { token, info } = await admin.create(
+      OPERATOR,
+      {
+        name,
+        ...(options.feeds ? { feeds: options.feeds } : {}),
+        ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
+        ...(options.admin ? { admin: true } : {}),
+      },
+      FLAGS,
+    );
     process.stdout.write(`${token}\n`);
     process.stderr.write(
-      `created token ${info.id} "${info.name}" (feeds ${formatFeedEntitlement(info.feeds!)}, rate limit ${describeRateLimit(info, config)}; shown once: store it now)\n`,
+      `created ${info.admin ? 'admin ' : ''}token ${info.id} "${info.name}" (feeds ${formatFeedEntitlement(info.feeds!)}, rate limit ${describeRateLimit(info, config)}; shown once: store it now)\n`,
     );
-  } finally {
-    await storage.close();
-  }
+  });
 }
 
 function describeFeeds(info: TokenInfo, config: Config): string {
@@ -45,52 +55,60 @@ function describeFeeds(info: TokenInfo, config: Config): string {
 /**
  * The token's budget in words, with its window: its own limit over each endpoint group's window
  * (`50 requests per 60 s`), or the server's default (`default (600 requests per 60 s)`); per group
- * when the groups differ.
+ * when the groups differ. A child token spends its parent's (`parent's: …`).
  */
 function describeRateLimit(info: TokenInfo, config: Config): string {
-  if (info.rateLimit === 'unlimited') return 'unlimited';
-  const budgets = RATE_GROUPS.map((group) => describeBudget(budgetFor(config.rateLimits, group, info.rateLimit)));
+  const holder = budgetHolder(info);
+  const shared = holder.id !== info.id ? `token ${holder.id}'s: ` : '';
+  if (holder.rateLimit === 'unlimited') return `${shared}unlimited`;
+  const budgets = RATE_GROUPS.map((group) => describeBudget(budgetFor(config.rateLimits, group, holder.rateLimit)));
   const described =
     new Set(budgets).size === 1 ? budgets[0]! : RATE_GROUPS.map((group, i) => `${group} ${budgets[i]}`).join(', ');
-  return info.rateLimit === undefined ? `default (${described})` : described;
+  return `${shared}${holder.rateLimit === undefined ? `default (${described})` : described}`;
 }
 
 export async function listTokens(config: Config, json: boolean): Promise<void> {
-  const storage = await createStorage(config.database);
-  try {
-    const rows = (await storage.tokens.list()).map((info) => ({
-      id: info.id,
-      name: info.name,
-      created: new Date(info.createdAt).toISOString(),
-      last_used: info.lastUsedAt ? new Date(info.lastUsedAt).toISOString() : 'never',
-      state: tokenState(info, config.tokenIdleDays),
-      feeds: describeFeeds(info, config),
-      rate_limit: describeRateLimit(info, config),
-    }));
+  await withAdmin(config, async (admin) => {
+    const rows = (await admin.list(OPERATOR)).map((info) => {
+      const view = admin.view(info);
+      return {
+        id: info.id,
+        name: info.name,
+        created: view.created_at,
+        last_used: view.last_used_at ?? 'never',
+        state: view.state,
+        admin: info.admin,
+        parent: info.parentId ?? null,
+        feeds: describeFeeds(info, config),
+        rate_limit: describeRateLimit(info, config),
+      };
+    });
     if (json) {
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       return;
     }
-    printTable(rows, {
-      id: 'ID',
-      name: 'NAME',
-      created: 'CREATED',
-      last_used: 'LAST USED',
-      state: 'STATE',
-      feeds: 'FEEDS',
-      rate_limit: 'RATE LIMIT',
-    });
-  } finally {
-    await storage.close();
-  }
+    printTable(
+      rows.map((row) => ({ ...row, admin: row.admin ? 'yes' : 'no', parent: row.parent ?? '-' })),
+      {
+        id: 'ID',
+        name: 'NAME',
+        created: 'CREATED',
+        last_used: 'LAST USED',
+        state: 'STATE',
+        admin: 'ADMIN',
+        parent: 'PARENT',
+        feeds: 'FEEDS',
+        rate_limit: 'RATE LIMIT',
+      },
+    );
+  });
 }
 
 export async function revokeToken(config: Config, id: number): Promise<void> {
-  const storage = await createStorage(config.database);
-  try {
-    if (!(await storage.tokens.revoke(id))) throw notFound(`no token with id ${id}`);
-    process.stderr.write(`revoked token ${id}\n`);
-  } finally {
-    await storage.close();
-  }
+  await withAdmin(config, async (admin) => {
+    const { children } = await admin.revoke(OPERATOR, id);
+    process.stderr.write(
+      `revoked token ${id}${children > 0 ? ` and the ${children} child token${children === 1 ? '' : 's'} it created` : ''}\n`,
+    );
+  });
 }

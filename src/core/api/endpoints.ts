@@ -13,6 +13,9 @@ import {
   TargetIntelExportQuery,
   TargetIntelFacetsQuery,
   TargetIntelQuery,
+  NewTokenBody,
+  NoQuery,
+  TokenIdPath,
   TokenOnlyQuery,
 } from './query/index.js';
 import {
@@ -37,11 +40,15 @@ import {
   V3IndexList,
   V4Backup,
   V4BackupList,
+  CreatedToken,
+  RevokedToken,
+  Token,
+  TokenList,
 } from './response/index.js';
 
 /** One endpoint of the API, as both the server and the client read it. */
 export interface Endpoint {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Fastify-style path: `:name` marks a path parameter. */
   path: string;
   /** The official client's operationId where VulnCheck has the endpoint, else Vulnscope's own. */
@@ -58,7 +65,13 @@ export interface Endpoint {
   response: TSchema;
   /** Other media types the 200 body takes when a parameter asks for them, with their schemas. */
   alsoProduces?: Readonly<Record<string, TSchema>>;
+  /** The success status when it is not 200 (a creation's 201). */
+  status?: 201;
+  /** Error answers of this endpoint besides those every route can give, with what each means. */
+  errors?: Readonly<Record<string, string>>;
 }
+
+const TOKENS_TAG = ['tokens'];
 
 /** Every token-authenticated endpoint; the server registers each, the SDK has a method for each. */
 export const ENDPOINTS = {
@@ -198,7 +211,7 @@ export const ENDPOINTS = {
     operationId: 'purls_post',
     summary: 'The CVEs and advisories affecting each of up to 100 package versions (a JSON array of purls)',
     tags: ['endpoints'],
-    query: TokenOnlyQuery,
+    query: NoQuery,
     body: PurlsBody,
     response: PurlsResult,
   },
@@ -250,6 +263,56 @@ export const ENDPOINTS = {
     produces: 'text/plain',
     response: C2ListText,
     alsoProduces: { 'application/json': C2HostnameList },
+  },
+  tokens: {
+    method: 'GET',
+    path: '/v3/tokens',
+    operationId: 'tokens_get',
+    summary: 'The tokens an admin token manages (every token), or those the calling token created',
+    tags: TOKENS_TAG,
+    query: TokenOnlyQuery,
+    response: TokenList,
+  },
+  tokenSelf: {
+    method: 'GET',
+    path: '/v3/tokens/self',
+    operationId: 'tokens_self_get',
+    summary: 'The calling token: its feeds, budget, state, last use, expiry, admin flag and parent',
+    tags: TOKENS_TAG,
+    query: TokenOnlyQuery,
+    response: Token,
+  },
+  createToken: {
+    method: 'POST',
+    path: '/v3/tokens',
+    operationId: 'tokens_post',
+    summary:
+      'Create a token (admin: any non-admin token; others: a child token, at most 10); its secret is in this answer only',
+    tags: TOKENS_TAG,
+    query: NoQuery,
+    body: NewTokenBody,
+    response: CreatedToken,
+    status: 201,
+    errors: {
+      '403':
+        "Forbidden: a child token cannot create tokens, a child may read only its parent's feeds, admin is granted only on the server, or a cookie-authenticated request without this server's Origin",
+      '409': 'Conflict: the calling token already has 10 child tokens that are not revoked',
+    },
+  },
+  revokeToken: {
+    method: 'DELETE',
+    path: '/v3/tokens/:id',
+    operationId: 'tokens_delete',
+    summary: 'Revoke a token (admin: any; others: one they created), and the child tokens it created',
+    tags: TOKENS_TAG,
+    query: NoQuery,
+    params: TokenIdPath,
+    response: RevokedToken,
+    errors: {
+      '403':
+        "Forbidden: a token revoking itself (only an admin may), or a cookie-authenticated request without this server's Origin",
+      '404': 'Not Found: no such token, or one the calling token did not create',
+    },
   },
 } as const satisfies Record<string, Endpoint>;
 

@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { badRequest } from '../../core/errors.js';
 import type { TokenInfo } from '../../core/tokens.js';
 import type { TokenAuthenticator } from '../token-auth.js';
+import { requireSameOrigin } from '../origin.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,6 +36,29 @@ export function cookieValue(header: string | undefined, name: string): string | 
     }
   }
   return undefined;
+}
+
+/** Methods that change nothing: any token carrier is accepted, no Origin is asked for. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Cross-site request protection, before authentication. A state-changing request (any method but
+ * GET, HEAD, OPTIONS) never takes its token from the URL (400), and when the token cookie is what
+ * authenticates it (no Authorization header), its `Origin` must be the server's public origin
+ * (`publicOrigin`, else the origin the request was addressed to): a page of another site can make
+ * a browser send the cookie, but not forge the Origin header. Missing or different: 403.
+ */
+export function guardStateChanging(request: FastifyRequest, publicOrigin: string | undefined): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const query = (request.query as Record<string, unknown> | undefined)?.token;
+  if (query !== undefined) {
+    throw badRequest(
+      `a token in the URL (?token=) is not accepted for ${request.method} requests; send it in the Authorization header`,
+    );
+  }
+  if (request.headers.authorization?.trim()) return;
+  if (cookieValue(request.headers.cookie, 'token') === undefined) return;
+  requireSameOrigin(request, publicOrigin, 'authenticated by the token cookie');
 }
 
 export function requireToken(tokens: TokenAuthenticator) {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, tooManyRequests, VulnscopeError } from '../../core/errors.js';
 import { PORTAL_ASSET_PREFIX, PORTAL_PAGES, PORTAL_SESSION_PATH, safeReturnPath } from '../../core/portal/pages.js';
 import type { AppContext } from '../context.js';
-import { requirePublicOrigin } from '../origin.js';
+import { requireSameOrigin } from '../origin.js';
 import { cookieValue } from '../plugins/auth.js';
 import { PortalAssets } from './assets.js';
 import { clearedTokenCookie, TOKEN_COOKIE, tokenCookie } from './cookie.js';
@@ -26,7 +26,7 @@ function refusalReason(error: VulnscopeError): 'revoked' | 'expired' | 'unknown'
  * and signing in and out, which set and clear the `token` cookie the API also accepts.
  */
 export function registerPortal(app: FastifyInstance, context: AppContext, assets = PortalAssets.load()): void {
-  const { publicUrl, tokenIdleDays } = context.config;
+  const { publicUrl, publicOrigin, tokenIdleDays } = context.config;
   const secure = new URL(publicUrl).protocol === 'https:';
   const limiter = new SignInLimiter();
 
@@ -80,7 +80,7 @@ export function registerPortal(app: FastifyInstance, context: AppContext, assets
   });
 
   app.post(PORTAL_SESSION_PATH, async (request, reply) => {
-    requirePublicOrigin(request, publicUrl);
+    requireSameOrigin(request, publicOrigin, 'signing in');
     const wait = limiter.retryAfterSeconds(request.ip);
     if (wait > 0) throw tooManyRequests(`too many failed sign-ins from this address; try again in ${wait} s`, wait);
     const given = (request.body as { token?: unknown } | undefined)?.token;
@@ -100,7 +100,7 @@ export function registerPortal(app: FastifyInstance, context: AppContext, assets
   });
 
   app.delete(PORTAL_SESSION_PATH, async (request, reply) => {
-    requirePublicOrigin(request, publicUrl);
+    requireSameOrigin(request, publicOrigin, 'signing out');
     reply.header('Set-Cookie', clearedTokenCookie(secure));
     return reply.code(204).send();
   });

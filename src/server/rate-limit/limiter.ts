@@ -1,12 +1,13 @@
 /**
  * Per-token request budgets per endpoint group. A token's own limit (`token create --rate-limit`)
  * replaces the configured one; `unlimited` tokens are not counted at all. Every token has its own
- * counters, so one token spending its budget never affects another.
+ * counters, so one token spending its budget never affects another, except a child token (created
+ * by a non-admin token), which spends its parent's budget.
  */
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { budgetFor, type Budget, type RateGroup } from '../../core/rate-limit.js';
-import type { TokenInfo } from '../../core/tokens.js';
+import { budgetHolder, type TokenInfo } from '../../core/tokens.js';
 import type { CountingMode, RateCounter } from './counter.js';
 import { MemoryCounter } from './memory-counter.js';
 import { RedisCounter } from './redis-counter.js';
@@ -42,9 +43,11 @@ export class RateLimiter {
   /** Counts the request; `undefined` when the token is not limited in that group. */
   async check(token: TokenInfo, path: string, now = Date.now()): Promise<RateDecision | undefined> {
     const group = rateGroupOf(path);
-    const budget = budgetFor(this.limits, group, token.rateLimit);
+    // A child token spends its parent's budget: counted under the parent's id, with its limit.
+    const holder = budgetHolder(token);
+    const budget = budgetFor(this.limits, group, holder.rateLimit);
     if (!budget) return undefined;
-    const { count, resetAt } = await this.counter.hit(`${group}:${token.id}`, budget.windowMs, now);
+    const { count, resetAt } = await this.counter.hit(`${group}:${holder.id}`, budget.windowMs, now);
     return { group, budget, remaining: Math.max(0, budget.limit - count), resetAt, allowed: count <= budget.limit };
   }
 

@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { ENDPOINTS } from '../../core/api/index.js';
 import { coversFeed } from '../../core/entitlements.js';
 import { budgetFor, formatBudget, RATE_GROUPS } from '../../core/rate-limit.js';
+import { budgetHolder } from '../../core/tokens.js';
 import { FeedRegistry } from '../../services/feed-registry.js';
 import type { AppContext } from '../context.js';
 import { entitlementOf, knownFeeds } from '../feed-access.js';
 import { routeSchema } from '../route-schema.js';
 
-/** The calling token's entitlements: the feeds it may read (by name, `*` spelled out) and its budget per endpoint group. */
+/** The calling token's entitlements: the feeds it may read (by name, `*` spelled out), its budget per endpoint group, whether it is an admin token. */
 export function registerEntitlements(
   app: FastifyInstance,
   context: AppContext,
@@ -19,9 +20,11 @@ export function registerEntitlements(
     const feeds = (await knownFeeds(registry, context.storage.advisories))
       .filter((feed) => coversFeed(entitlement, feed.name))
       .map((feed) => feed.name);
+    // A child token spends its parent's budget.
+    const { rateLimit: own } = budgetHolder(token);
     const rateLimit = RATE_GROUPS.map(
-      (group) => `${group}=${formatBudget(budgetFor(context.config.rateLimits, group, token.rateLimit))}`,
+      (group) => `${group}=${formatBudget(budgetFor(context.config.rateLimits, group, own))}`,
     );
-    return { entitlements: { feeds, rate_limit: rateLimit } };
+    return { entitlements: { feeds, rate_limit: rateLimit, admin: [String(token.admin)] } };
   });
 }

@@ -29,8 +29,10 @@ const TOO_MANY_HEADERS = { ...RETRY_AFTER, ...RATE_LIMIT_HEADERS };
 /** The v3 paths that read advisory feeds, and so answer 402 as the v4 ones do. */
 const FEED_READING_V3 = new Set(['/v3/purl', '/v3/purls']);
 
-/** The error answers a route can give: 400 and 503 on every route; 401, 402, 404, 413, 415 and 429 where they apply. */
+/** The error answers a route can give: 400 and 503 on every route; 401, 402, 403, 404, 409, 413, 415 and 429 where they apply. */
 export function errorResponses(route: CollectedRoute, path: string) {
+  const own = ENDPOINT_OF.get(`${route.method} ${route.url}`)?.errors ?? {};
+  const stateChanging = route.secured && route.method !== 'GET';
   return {
     '400': errorResponse('Bad Request: a parameter is unknown, repeated or invalid (the message names it)'),
     ...(route.schema.body
@@ -57,6 +59,14 @@ export function errorResponses(route: CollectedRoute, path: string) {
         ? { '403': errorResponse('Forbidden: the signature is invalid or expired') }
         : {}),
     ...(path.includes('{') ? { '404': errorResponse('Not Found') } : {}),
+    ...(stateChanging
+      ? {
+          '403': errorResponse(
+            "Forbidden: authenticated by the token cookie without an Origin header naming this server's public origin",
+          ),
+        }
+      : {}),
+    ...Object.fromEntries(Object.entries(own).map(([status, description]) => [status, errorResponse(description)])),
     '503': errorResponse('Service Unavailable: starting, draining, or the database does not answer', RETRY_AFTER),
   };
 }
@@ -114,6 +124,7 @@ export function okResponses(route: CollectedRoute, schemas: SchemaComponents): R
   if (media === 'application/zip') return archiveResponses(content);
   const headers = route.secured ? { headers: RATE_LIMIT_HEADERS } : {};
   if (media === 'application/x-ndjson') return { '200': { description: NDJSON_DESCRIPTION, ...headers, content } };
+  if (endpoint?.status === 201) return { '201': { description: 'Created', ...headers, content } };
   return { '200': { description: 'OK', ...headers, content } };
 }
 

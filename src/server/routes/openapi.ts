@@ -81,7 +81,11 @@ const TAGS = [
   { name: 'backup', description: 'Downloadable archives of each feed and index' },
   { name: 'index', description: 'The v3 indexes this server holds' },
   { name: 'service', description: 'Health, identity and this document' },
+  { name: 'tokens', description: "Token management (Vulnscope's own): admin tokens and child tokens" },
 ];
+
+/** A state-changing request never takes its token from the URL (`?token=` is refused). */
+const SECURITY_NOT_IN_URL = SECURITY.filter((scheme) => !('TokenQuery' in scheme));
 
 export function buildDocument(routes: CollectedRoute[], version: string, publicUrl: string) {
   const schemas = new SchemaComponents();
@@ -107,7 +111,7 @@ export function buildDocument(routes: CollectedRoute[], version: string, publicU
       tags: route.schema.tags,
       parameters,
       ...(route.schema.body ? { requestBody: requestBodyOf(route.schema.body as TSchema, schemas) } : {}),
-      security: route.secured ? SECURITY : [],
+      security: route.secured ? (route.method === 'GET' ? SECURITY : SECURITY_NOT_IN_URL) : [],
       responses: { ...ok, ...errorResponses(route, path), ...ownUnavailable(route, schemas) },
     };
   }

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { TokenParameter } from './common.js';
 
-/** Endpoints without parameters: the unauthenticated probes. */
+/** Endpoints without parameters: the unauthenticated probes, and state-changing ones (`?token=` is refused there). */
 export const NoQuery = Type.Object({}, { additionalProperties: false });
 
 /** Endpoints whose only query parameter is the token. */

@@ -7,3 +7,4 @@ export * from './search-cve.js';
 export * from './purl.js';
 export * from './cpe-lookup.js';
 export * from './c2-lists.js';
+export * from './tokens.js';

@@ -10,6 +10,10 @@ export const Entitlements = Type.Object(
           description:
             'Its request budget per endpoint group, as GROUP=REQUESTS/WINDOW (index=600/60s) or GROUP=unlimited',
         }),
+        admin: Type.Array(Type.String(), {
+          description:
+            'Whether it is an admin token (may list, create and revoke every token): `["true"]` or `["false"]` (Vulnscope\'s own entry)',
+        }),
       },
       { description: 'What the calling token may do, each as a list of strings' },
     ),

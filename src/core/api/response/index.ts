@@ -10,3 +10,4 @@ export * from './purl.js';
 export * from './cpe-lookup.js';
 export * from './entitlements.js';
 export * from './c2-lists.js';
+export * from './tokens.js';
