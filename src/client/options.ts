@@ -100,7 +100,8 @@ export function resolveOptions(options: VulnscopeOptions): ResolvedOptions {
     maxRetries: Math.floor(count('maxRetries', options.maxRetries ?? 3, 0)),
     maxRetryWaitMs: count('maxRetryWaitMs', options.maxRetryWaitMs ?? 60_000, 0),
     userAgent: options.userAgent ?? 'vulnscope-client',
-    fetch: fetchImpl,
+    // A browser's fetch must be called on the window: unbound, it throws "Illegal invocation".
+    fetch: options.fetch ?? fetchImpl.bind(globalThis),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
   };
 }

@@ -2,11 +2,13 @@ import type { FunctionComponent } from 'preact';
 import { PORTAL_PAGES } from '../core/portal/pages.js';
 import { NotFoundPage } from './pages/not-found.js';
 import { SignInPage } from './pages/sign-in.js';
+import { TokensPage } from './pages/tokens.js';
 import { useLocation } from './router.js';
 
 /** Each portal path's page (the server serves the same shell for every path in PORTAL_PAGES). */
 const PAGES: Record<string, FunctionComponent> = {
   [PORTAL_PAGES.signIn]: SignInPage,
+  [PORTAL_PAGES.tokens]: TokensPage,
 };
 
 export function App() {

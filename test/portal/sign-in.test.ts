@@ -8,7 +8,7 @@ import { engineCases } from '../support/engines.js';
 import { expectAccessible, HAS_CHROMIUM, launchChromium, screenshot, signIn } from './support/browser.js';
 import { cliOn, type PortalServer, startPortalServer } from './support/portal-server.js';
 
-describe.skipIf(!HAS_CHROMIUM).each(engineCases())('portal sign-in ($name)', (engine) => {
+describe.skipIf(!HAS_CHROMIUM).each(engineCases())('portal sign-in ($name)', { timeout: 120_000 }, (engine) => {
   let server: PortalServer;
   let browser: Browser;
   beforeAll(async () => {
