@@ -90,8 +90,11 @@ export function resolveOptions(options: VulnscopeOptions): ResolvedOptions {
       'no token: pass { token } or set VULNSCOPE_TOKEN (create one with "vulnscope token create")',
     );
   }
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-  if (typeof fetchImpl !== 'function') throw new VulnscopeConfigError('no fetch: pass { fetch } on this runtime');
+  const givenFetch = options.fetch ?? globalThis.fetch;
+  if (typeof givenFetch !== 'function') throw new VulnscopeConfigError('no fetch: pass { fetch } on this runtime');
+  // Called as a plain function: a browser's fetch called as a method of another object throws
+  // "Illegal invocation".
+  const fetchImpl: typeof fetch = (input, init) => givenFetch(input, init);
   return {
     baseUrl: url.toString().replace(/\/+$/, ''),
     ...(token ? { token } : {}),
