@@ -336,7 +336,7 @@ function AdvisoryView({ record, feed, anchor }: { record: AdvisoryRecord; feed: 
                   <th scope="col">Product or package</th>
                   <th scope="col">Affected</th>
                   <th scope="col">Not affected</th>
-                  <th scope="col">Other versions</th>
+                  <th scope="col">Other versions are</th>
                 </tr>
               </thead>
               <tbody>
