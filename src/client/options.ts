@@ -90,8 +90,11 @@ export function resolveOptions(options: VulnscopeOptions): ResolvedOptions {
       'no token: pass { token } or set VULNSCOPE_TOKEN (create one with "vulnscope token create")',
     );
   }
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-  if (typeof fetchImpl !== 'function') throw new VulnscopeConfigError('no fetch: pass { fetch } on this runtime');
+  const givenFetch = options.fetch ?? globalThis.fetch;
+  if (typeof givenFetch !== 'function') throw new VulnscopeConfigError('no fetch: pass { fetch } on this runtime');
+  // Called as a plain function: a browser's fetch called as a method of another object throws
+  // "Illegal invocation".
+  const fetchImpl: typeof fetch = (input, init) => givenFetch(input, init);
   return {
     baseUrl: url.toString().replace(/\/+$/, ''),
     ...(token ? { token } : {}),
@@ -100,8 +103,7 @@ export function resolveOptions(options: VulnscopeOptions): ResolvedOptions {
     maxRetries: Math.floor(count('maxRetries', options.maxRetries ?? 3, 0)),
     maxRetryWaitMs: count('maxRetryWaitMs', options.maxRetryWaitMs ?? 60_000, 0),
     userAgent: options.userAgent ?? 'vulnscope-client',
-    // A browser's fetch must be called on the window: unbound, it throws "Illegal invocation".
-    fetch: options.fetch ?? fetchImpl.bind(globalThis),
+    fetch: fetchImpl,
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
   };
 }
