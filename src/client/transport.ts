@@ -84,7 +84,9 @@ export class Transport {
       let response: Response;
       try {
         const method = body === undefined ? 'GET' : 'POST';
-        response = await this.options.fetch(url, {
+        // Called on its own: a browser's fetch refuses any `this` but the window (Illegal invocation).
+        const { fetch } = this.options;
+        response = await fetch(url, {
           method,
           headers,
           signal: deadline.signal,
