@@ -1,5 +1,7 @@
 import type { FunctionComponent } from 'preact';
 import { PORTAL_PAGES } from '../core/portal/pages.js';
+import { ExposurePage } from './pages/exposure/index.js';
+import { HostPage } from './pages/host.js';
 import { NotFoundPage } from './pages/not-found.js';
 import { SignInPage } from './pages/sign-in.js';
 import { useLocation } from './router.js';
@@ -7,6 +9,8 @@ import { useLocation } from './router.js';
 /** Each portal path's page (the server serves the same shell for every path in PORTAL_PAGES). */
 const PAGES: Record<string, FunctionComponent> = {
   [PORTAL_PAGES.signIn]: SignInPage,
+  [PORTAL_PAGES.exposure]: ExposurePage,
+  [PORTAL_PAGES.host]: HostPage,
 };
 
 export function App() {
