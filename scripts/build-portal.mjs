@@ -10,8 +10,9 @@ const outdir = path.join(root, 'dist', 'portal');
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
 
+const entry = path.join(root, 'src', 'portal', 'main.tsx');
 const result = await build({
-  entryPoints: [path.join(root, 'src', 'portal', 'main.tsx')],
+  entryPoints: [entry],
   bundle: true,
   minify: true,
   format: 'esm',
@@ -19,6 +20,8 @@ const result = await build({
   jsx: 'automatic',
   jsxImportSource: 'preact',
   outdir,
+  // The map's shapes are a chunk of their own, loaded by the pages that draw a map.
+  splitting: true,
   entryNames: '[name]-[hash]',
   assetNames: '[name]-[hash]',
   metafile: true,
@@ -29,7 +32,10 @@ const result = await build({
 const manifest = { files: {} };
 for (const [file, output] of Object.entries(result.metafile.outputs)) {
   const name = path.basename(file);
-  if (output.entryPoint && name.endsWith('.js')) manifest.script = name;
+  // The page's script; dynamically imported modules are entry points of their own in the metafile.
+  if (output.entryPoint && path.resolve(root, output.entryPoint) === entry && name.endsWith('.js')) {
+    manifest.script = name;
+  }
   if (name.endsWith('.css')) manifest.style = name;
   manifest.files[name] = output.bytes;
 }

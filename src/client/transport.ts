@@ -102,7 +102,9 @@ export class Transport {
       const deadline = new Deadline(timeoutMs, call.signal);
       let response: Response;
       try {
-        response = await this.options.fetch(url, {
+        // Called on its own: a browser's fetch refuses any `this` but the window (Illegal invocation).
+        const { fetch } = this.options;
+        response = await fetch(url, {
           method,
           headers,
           signal: deadline.signal,

@@ -4,6 +4,8 @@ import { AdvisoriesPage } from './pages/advisories.js';
 import { AdvisoryPage } from './pages/advisory.js';
 import { CpePage } from './pages/cpe.js';
 import { FeedsPage } from './pages/feeds.js';
+import { ExposurePage } from './pages/exposure/index.js';
+import { HostPage } from './pages/host.js';
 import { NotFoundPage } from './pages/not-found.js';
 import { SignInPage } from './pages/sign-in.js';
 import { TokensPage } from './pages/tokens.js';
@@ -17,6 +19,8 @@ const PAGES: Record<string, FunctionComponent> = {
   [PORTAL_PAGES.cpe]: CpePage,
   [PORTAL_PAGES.feeds]: FeedsPage,
   [PORTAL_PAGES.tokens]: TokensPage,
+  [PORTAL_PAGES.exposure]: ExposurePage,
+  [PORTAL_PAGES.host]: HostPage,
 };
 
 export function App() {

@@ -79,6 +79,23 @@ describe('the SDK on the wire', () => {
     expect(urls).toEqual(['/vulnscope/v3/index']);
   });
 
+  it('calls fetch without a receiver, as the fetch of browsers requires', async () => {
+    const receivers: unknown[] = [];
+    const client = new Vulnscope({
+      baseUrl: 'http://vulnscope.test',
+      token: TOKEN,
+      // A browser's fetch throws "Illegal invocation" when called with any `this` but the window.
+      fetch: function (this: unknown) {
+        receivers.push(this);
+        return Promise.resolve(
+          new Response('{"_meta":{},"data":[]}', { headers: { 'content-type': 'application/json' } }),
+        );
+      } as typeof fetch,
+    });
+    await client.targetIntel({ limit: 1 });
+    expect(receivers).toEqual([undefined]);
+  });
+
   it('needs a base URL and a token', () => {
     expect(() => new Vulnscope({ env: {} })).toThrow(VulnscopeConfigError);
     expect(() => new Vulnscope({ env: { VULNSCOPE_URL: 'http://127.0.0.1:1' } })).toThrow(/VULNSCOPE_TOKEN/);
