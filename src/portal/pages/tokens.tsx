@@ -146,7 +146,7 @@ function TokenTable({
                 <td>
                   {token.state !== 'revoked' && token.id !== selfId ? (
                     confirming === token.id ? (
-                      <span class="actions">
+                      <span class="row-actions">
                         <button type="button" class="danger" onClick={() => revoke(token)}>
                           Confirm revoking {token.name}
                         </button>{' '}
