@@ -4,6 +4,8 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDatabaseUrl } from '../../src/config.js';
+import { createStorage } from '../../src/storage/index.js';
 import { engineCases } from '../support/engines.js';
 import { expectAccessible, HAS_CHROMIUM, launchChromium, screenshot, signIn } from './support/browser.js';
 import { cliOn, type PortalServer, startPortalServer } from './support/portal-server.js';
@@ -82,6 +84,46 @@ describe.skipIf(!HAS_CHROMIUM).each(engineCases())('portal sign-in ($name)', { t
     expect(new URL(page.url()).pathname).toBe('/sign-in');
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('revoked');
     expect(await context.cookies()).toEqual([]);
+    await context.close();
+  });
+
+  it('refuses a token that expired unused, with a message', async () => {
+    const token = await cliOn(server, ['token', 'create', '--name', 'idle']);
+    // Made 40 days old: past the default 30 idle days, as if it had not been used since.
+    const storage = await createStorage(parseDatabaseUrl(server.env.VULNSCOPE_DATABASE_URL!), { migrate: false });
+    try {
+      await storage.db.run('UPDATE tokens SET created_at = ? WHERE name = ?', [Date.now() - 40 * 86_400_000, 'idle']);
+    } finally {
+      await storage.close();
+    }
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.base}/sign-in`);
+    await page.getByLabel('API token').fill(token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('expired');
+    expect(await context.cookies()).toEqual([]);
+    await context.close();
+  });
+
+  it('works from the keyboard: skip link, navigation and sign-in with Enter', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.base}/sign-in`);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('token');
+    await page.keyboard.type(server.token);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    expect(await skip.evaluate((element) => element === document.activeElement)).toBe(true);
+    // The focused element is drawn with a visible outline.
+    expect(await skip.evaluate((element) => getComputedStyle(element).outlineStyle)).not.toBe('none');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => document.activeElement?.textContent);
+    expect(focused).toBe('Exposure');
     await context.close();
   });
 });

@@ -48,6 +48,8 @@ const ENDPOINTS: Endpoint[] = [
   { path: API.cpeLookup.path, names: namesOf(API.cpeLookup) },
   { path: API.entitlements.path, names: [] },
   { path: API.openapiLookup.path, names: [] },
+  { path: API.tokens.path, names: [] },
+  { path: API.tokenSelf.path, names: [] },
 ];
 
 /** Values that are plausible for some parameter, so the fuzz reaches the filters, not only validation. */
