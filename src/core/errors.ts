@@ -53,6 +53,8 @@ export const paymentRequired = (message: string) => new VulnscopeError(402, 'pay
 /** The token is valid but may not do this (e.g. a child token creating tokens, a cross-site request). */
 export const forbidden = (message: string) => new VulnscopeError(403, 'forbidden', message);
 export const notFound = (message: string) => new VulnscopeError(404, 'not_found', message);
+/** The request body is not in the form the endpoint takes (e.g. not JSON). */
+export const unsupportedMediaType = (message: string) => new VulnscopeError(415, 'unsupported_media_type', message);
 /** The resource is busy with a conflicting operation (e.g. another load of the same feed). */
 export const conflict = (message: string) => new VulnscopeError(409, 'conflict', message);
 /** A budget is spent; `retryAfterSeconds` becomes the `Retry-After` header. */

@@ -66,6 +66,19 @@ describe.each(engineCases())('portal session ($name)', (engine) => {
     expect(response.json().errors[0]).toMatch(message);
   });
 
+  it('takes the token only as JSON (415 otherwise)', async () => {
+    t = await startTestApp(engine, { VULNSCOPE_PUBLIC_URL: PUBLIC_URL });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/portal/session',
+      headers: { 'content-type': 'text/plain', origin: PUBLIC_URL },
+      payload: t.token,
+    });
+    expect(response.statusCode).toBe(415);
+    expect(response.json().errors[0]).toMatch(/JSON body/);
+    expect(response.headers['set-cookie']).toBeUndefined();
+  });
+
   it('limits failed sign-ins per client address (429 with Retry-After), not other addresses', async () => {
     t = await startTestApp(engine, { VULNSCOPE_PUBLIC_URL: PUBLIC_URL });
     for (let i = 0; i < 10; i++) expect((await signIn(`vs_wrong_${i}`)).statusCode).toBe(401);

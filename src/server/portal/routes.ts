@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest, tooManyRequests, VulnscopeError } from '../../core/errors.js';
+import { badRequest, tooManyRequests, unsupportedMediaType, VulnscopeError } from '../../core/errors.js';
 import { PORTAL_ASSET_PREFIX, PORTAL_PAGES, PORTAL_SESSION_PATH, safeReturnPath } from '../../core/portal/pages.js';
 import type { AppContext } from '../context.js';
 import { requireSameOrigin } from '../origin.js';
@@ -83,6 +83,9 @@ export function registerPortal(app: FastifyInstance, context: AppContext, assets
     requireSameOrigin(request, publicOrigin, 'signing in');
     const wait = limiter.retryAfterSeconds(request.ip);
     if (wait > 0) throw tooManyRequests(`too many failed sign-ins from this address; try again in ${wait} s`, wait);
+    if (!/^application\/json\b/i.test(String(request.headers['content-type'] ?? ''))) {
+      throw unsupportedMediaType('sign in with a JSON body: {"token": "…"} (Content-Type: application/json)');
+    }
     const given = (request.body as { token?: unknown } | undefined)?.token;
     const token = typeof given === 'string' ? given.trim() : '';
     if (!token) throw badRequest('parameter "token" is required: paste an API token');
