@@ -7,10 +7,15 @@ export interface PortalLocation {
 }
 
 const listeners = new Set<() => void>();
+let moves = 0;
 const notify = () => {
+  moves++;
   for (const listener of listeners) listener();
 };
 window.addEventListener('popstate', notify);
+
+/** Whether the page has changed in place (a link followed without a reload, back or forward) since it loaded. */
+export const movedInPlace = (): boolean => moves > 0;
 
 const current = (): PortalLocation => ({ path: location.pathname, query: new URLSearchParams(location.search) });
 

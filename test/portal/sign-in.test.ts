@@ -124,6 +124,13 @@ describe.skipIf(!HAS_CHROMIUM).each(engineCases())('portal sign-in ($name)', { t
     await page.keyboard.press('Tab');
     const focused = await page.evaluate(() => document.activeElement?.textContent);
     expect(focused).toBe('Exposure');
+    // A page reached in place takes focus to its heading, as a page load would for a screen reader.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname === '/advisories');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.tagName + ' ' + document.activeElement?.textContent))
+      .toBe('H1 Advisories');
     await context.close();
   });
 });

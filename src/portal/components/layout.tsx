@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { PORTAL_PAGES } from '../../core/portal/pages.js';
 import { signOut } from '../api.js';
-import { Link, useLocation } from '../router.js';
+import { Link, movedInPlace, useLocation } from '../router.js';
 
 const NAVIGATION: Array<{ href: string; label: string }> = [
   { href: PORTAL_PAGES.exposure, label: 'Exposure' },
@@ -19,9 +19,10 @@ export function Layout({ title, children }: { title: string; children: Component
   useEffect(() => {
     document.title = `${title} · Vulnscope`;
   }, [title]);
-  // After moving to another page, focus its heading, as a page load would for screen readers.
+  // After moving to another page in place, focus its heading, as a page load would for screen
+  // readers; never after a load, where it would take focus from where the visitor put it.
   useEffect(() => {
-    if (document.activeElement !== document.body) heading.current?.focus();
+    if (movedInPlace()) heading.current?.focus();
   }, [path]);
   const leave = async () => {
     await signOut();

@@ -71,6 +71,9 @@ export async function startPortalServer(
     VULNSCOPE_BACKUP_DIR: path.join(dir, 'backups'),
     VULNSCOPE_PUBLIC_URL: base,
     VULNSCOPE_LOG_LEVEL: 'warn',
+    // A loaded test machine may take over a second to answer the health probe: not an outage here.
+    VULNSCOPE_DB_PROBE_TIMEOUT_MS: '10000',
+    VULNSCOPE_DB_CONNECT_TIMEOUT_MS: '10000',
     ...extraEnv,
   };
   const child = spawnCli(['demo', '--port', String(port)], env);
