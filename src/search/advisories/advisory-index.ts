@@ -6,6 +6,7 @@
  * reading only the rows its new generations wrote, and records they removed are found by count.
  */
 import type { AdvisoryFilters } from '../../core/advisory/filters.js';
+import { entriesFixedVersion, recordCveIds, type PackageFinding } from '../../core/advisory/package-finding.js';
 import { unavailable } from '../../core/errors.js';
 import type {
   AdvisoryPaging,
@@ -20,7 +21,8 @@ import { FeedChange, FeedState } from './feed-change.js';
 import { ReadWriteGate } from './gate.js';
 import { AdvisoryMatchIndex } from './match-index.js';
 import { RecordTable } from './record-table.js';
-import { findPage } from './query.js';
+import { findPage, type PageHit } from './query.js';
+import { RecordCves } from './record-cves.js';
 import { RecordTexts } from './record-texts.js';
 import { SLICE_MS, Slicer, yieldToLoop } from '../slices.js';
 import { TermDictionary } from './term-dictionary.js';
@@ -52,6 +54,15 @@ export interface AdvisoryIndexPage {
   more: boolean;
 }
 
+/** The findings of a package version (see {@link AdvisoryIndex.packageFindings}). */
+export interface PackageFindingsPage {
+  /** Records affecting the package version in the feeds searched. */
+  filtered: number;
+  records: Array<AdvisoryPosition & { finding: PackageFinding }>;
+}
+
+const decoder = new TextDecoder();
+
 export class AdvisoryIndex {
   private readonly terms = new TermDictionary();
   private readonly table = new RecordTable(this.terms);
@@ -69,6 +80,7 @@ export class AdvisoryIndex {
   private version = 0;
   private readonly matchCache = new Map<string, Promise<Bitmap>>();
   private readonly texts: RecordTexts;
+  private readonly cves = new RecordCves();
   /** The feed list as read while the announcements' epoch had this value. */
   private feedList: { epoch: number; feeds: StoredFeed[] } | undefined;
 
@@ -153,17 +165,7 @@ export class AdvisoryIndex {
     const names = [...new Set(feeds)].sort();
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       await this.catchUp(names);
-      const page = await this.gate.read(() =>
-        findPage(
-          names.map((name) => this.states.get(name)!.segment),
-          this.table,
-          this.terms,
-          filters,
-          paging,
-          (candidates) => this.matching(filters, candidates, paging.mode === 'after'),
-          paging.mode === 'after' ? paging.limit : 0,
-        ),
-      );
+      const page = await this.gate.read(() => this.pageOf(names, filters, paging));
       const records = await this.texts.get(page.hits.map((hit) => hit.rowId));
       // A row purged since the catch-up: a newer generation switched in (perhaps not yet announced); read again.
       if (page.hits.some((hit) => !records.has(hit.rowId))) {
@@ -188,6 +190,79 @@ export class AdvisoryIndex {
     throw unavailable('advisory feeds were reloaded repeatedly during the query; try again');
   }
 
+  /**
+   * What `/v3/purl` reports of the records affecting the package `key` at `version` (the first
+   * `limit`, in served order): each finding from the affected entries the match index holds and
+   * the record's CVE ids, read from the record only the first time a lookup meets it.
+   */
+  async packageFindings(
+    feeds: readonly string[],
+    key: string,
+    version: string,
+    limit: number,
+  ): Promise<PackageFindingsPage> {
+    const names = [...new Set(feeds)].sort();
+    const filters: AdvisoryFilters = { packageKey: key, version };
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      await this.catchUp(names);
+      const { filtered, hits } = await this.gate.read(async () => {
+        const page = await this.pageOf(names, filters, { mode: 'offset', offset: 0, limit });
+        const hits = page.hits.map((hit) => ({
+          hit,
+          fixed: entriesFixedVersion(this.match.packageEntries(hit.slot, key), key, version),
+          cves: this.cves.get(hit.slot, hit.rowId, hit.cveId),
+        }));
+        return { filtered: page.filtered, hits };
+      });
+      const unread = hits.filter((item) => item.cves === undefined);
+      const read = unread.length > 0 ? await this.readCves(unread.map((item) => item.hit)) : new Map();
+      // A row purged since the catch-up: a newer generation switched in (perhaps not yet announced); read again.
+      if (unread.some((item) => !read.has(item.hit.rowId))) {
+        this.announcements.markPending();
+        continue;
+      }
+      return {
+        filtered,
+        records: hits.map(({ hit, fixed, cves }) => ({
+          feed: hit.feed,
+          cveId: hit.cveId,
+          recordId: hit.recordId,
+          finding: {
+            cves: cves ?? read.get(hit.rowId)!,
+            ...(fixed !== undefined ? { fixedVersion: fixed } : {}),
+          },
+        })),
+      };
+    }
+    throw unavailable('advisory feeds were reloaded repeatedly during the query; try again');
+  }
+
+  /** Reads the CVE ids of these rows from their records and keeps them; a purged row is absent. */
+  private async readCves(hits: readonly PageHit[]): Promise<Map<number, readonly string[]>> {
+    const texts = await this.texts.get(hits.map((hit) => hit.rowId));
+    const out = new Map<number, readonly string[]>();
+    for (const hit of hits) {
+      const text = texts.get(hit.rowId);
+      if (text === undefined) continue;
+      const ids = recordCveIds(JSON.parse(decoder.decode(text)));
+      this.cves.set(hit.slot, hit.rowId, ids, hit.cveId);
+      out.set(hit.rowId, ids);
+    }
+    return out;
+  }
+
+  private pageOf(names: readonly string[], filters: AdvisoryFilters, paging: AdvisoryPaging) {
+    return findPage(
+      names.map((name) => this.states.get(name)!.segment),
+      this.table,
+      this.terms,
+      filters,
+      paging,
+      (candidates) => this.matching(filters, candidates, paging.mode === 'after'),
+      paging.mode === 'after' ? paging.limit : 0,
+    );
+  }
+
   status(): AdvisoryIndexStatus {
     return {
       feeds: this.states.size,
@@ -197,11 +272,11 @@ export class AdvisoryIndex {
     };
   }
 
-  /** An estimate of the memory the index holds, the record texts it keeps included (the match index not). */
+  /** An estimate of the memory the index holds, the record texts and CVE ids it keeps included (the match index not). */
   memoryBytes(): number {
     let segments = 0;
     for (const state of this.states.values()) segments += state.segment.byteLength + 64 * state.recordSlots.size;
-    return this.table.byteLength + this.terms.byteLength + segments + this.texts.byteLength;
+    return this.table.byteLength + this.terms.byteLength + segments + this.texts.byteLength + this.cves.byteLength;
   }
 
   /** Match results are the same for the same filters until a switch: a cursor walk reuses them for each page. */

@@ -179,6 +179,19 @@ export class AdvisoryMatchIndex {
     return this.slotsSet;
   }
 
+  /** The slot's affected entries that name the package `key`, in record order. */
+  packageEntries(slot: number, key: string): MatchEntry[] {
+    const naming = this.postings.packageKey.get(key);
+    if (!naming || this.slotSet.get(slot) === 0) return [];
+    const out: MatchEntry[] = [];
+    const first = this.firstItem.get(slot);
+    // A slot's entries precede its criteria and take consecutive ids in record order.
+    for (let id = first, end = first + this.itemCount.get(slot); id < end; id++) {
+      if (naming.has(id)) out.push(this.store.entry(id));
+    }
+    return out;
+  }
+
   stats(): MatchIndexStats {
     let builtGroups = 0;
     let evaluatedEntries = 0;

@@ -15,6 +15,7 @@ export const MATCH_CANDIDATES_MAX = 4096;
 
 export interface PageHit extends AdvisoryPosition {
   rowId: number;
+  slot: number;
 }
 
 export interface FoundPage {
@@ -123,6 +124,7 @@ export async function findPage(
       const slot = segment.slots[ranks[k]!]!;
       hits.push({
         rowId: table.rowId(slot),
+        slot,
         feed: segment.feed,
         cveId: table.cveId(slot),
         recordId: table.recordId(slot),

@@ -1,5 +1,5 @@
 /** Answers purls from the advisory index: the records whose affected entries hold the package version. */
-import { packageFinding, sortCveIds } from '../../../core/advisory/package-finding.js';
+import { sortCveIds } from '../../../core/advisory/package-finding.js';
 import { badRequest } from '../../../core/errors.js';
 import type { AdvisoryIndex } from '../../../search/advisories/advisory-index.js';
 import type { PurlQuestion } from './parse.js';
@@ -14,8 +14,6 @@ export interface PurlAnswer {
   vulnerabilities: Array<{ detection: string; fixed_version?: string }>;
   total: number;
 }
-
-const decoder = new TextDecoder();
 
 /** Counts the records a request reads, refusing past the bound. */
 export class RecordBudget {
@@ -37,22 +35,17 @@ export async function lookupPurl(
   question: PurlQuestion,
   budget: RecordBudget,
 ): Promise<PurlAnswer> {
-  const found = await index.search(
-    feeds,
-    { packageKey: question.key, version: question.version },
-    { mode: 'offset', offset: 0, limit: VULNERABILITIES_MAX },
-  );
+  const found = await index.packageFindings(feeds, question.key, question.version, VULNERABILITIES_MAX);
   budget.spend(found.records.length);
   const cves = new Set<string>();
   const vulnerabilities = new Map<string, { detection: string; fixed_version?: string }>();
-  for (const hit of found.records) {
-    const finding = packageFinding(JSON.parse(decoder.decode(hit.json)), question.key, question.version);
+  for (const { recordId, finding } of found.records) {
     for (const cve of finding.cves) cves.add(cve);
     // The same advisory in two feeds is one vulnerability; a fixed version from either is kept.
-    const known = vulnerabilities.get(hit.recordId);
+    const known = vulnerabilities.get(recordId);
     if (known?.fixed_version !== undefined) continue;
-    vulnerabilities.set(hit.recordId, {
-      detection: hit.recordId,
+    vulnerabilities.set(recordId, {
+      detection: recordId,
       ...(finding.fixedVersion !== undefined ? { fixed_version: finding.fixedVersion } : {}),
     });
   }
