@@ -32,6 +32,8 @@ interface State {
  */
 export class CpeNameIndex {
   private state: State | undefined;
+  /** Counts every change of `state`: what was read under one value stays exact while it holds. */
+  private stateChanges = 0;
   private appliedSeq = 0;
   /** Commits that changed names, as storage announces them (PostgreSQL). */
   private readonly announcements: Announcements;
@@ -130,6 +132,14 @@ export class CpeNameIndex {
     return allNames(snapshot, delta);
   }
 
+  /**
+   * A number that changes whenever the names held do (as of the last catch-up): an answer derived
+   * from searches stays exact while it holds the value read before them.
+   */
+  get generation(): number {
+    return this.stateChanges;
+  }
+
   memoryBytes(): number {
     return this.state ? this.state.snapshot.byteLength + this.state.delta.byteLength : 0;
   }
@@ -142,6 +152,11 @@ export class CpeNameIndex {
       pending: this.state?.delta.size ?? 0,
       ...(this.buildMs !== undefined ? { buildMs: this.buildMs } : {}),
     };
+  }
+
+  private setState(state: State): void {
+    this.state = state;
+    this.stateChanges++;
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -176,7 +191,7 @@ export class CpeNameIndex {
       const rows = await this.knowledge.cpeNamesByIds([...ids]);
       await slicer.yieldIfDue();
       const { snapshot, delta } = this.state!;
-      this.state = { snapshot, delta: delta.apply(snapshot, ids, new Map(rows.map((row) => [row.id, row]))) };
+      this.setState({ snapshot, delta: delta.apply(snapshot, ids, new Map(rows.map((row) => [row.id, row]))) });
       this.appliedSeq = changes[changes.length - 1]!.seq;
       if (changes.length < READ_BATCH) break;
     }
@@ -204,7 +219,7 @@ export class CpeNameIndex {
 
   private async rebuild(): Promise<void> {
     const { snapshot, seq } = await this.readSnapshot();
-    this.state = { snapshot, delta: NameDelta.empty() };
+    this.setState({ snapshot, delta: NameDelta.empty() });
     this.appliedSeq = seq;
   }
 
@@ -214,7 +229,7 @@ export class CpeNameIndex {
     this.readSnapshot()
       .then(({ snapshot, seq }) =>
         this.exclusive(async () => {
-          this.state = { snapshot, delta: NameDelta.empty() };
+          this.setState({ snapshot, delta: NameDelta.empty() });
           this.appliedSeq = seq;
           await this.applyLog();
         }),
