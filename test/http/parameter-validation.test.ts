@@ -44,6 +44,11 @@ const REJECTED: Array<[url: string, message: RegExp]> = [
   ['/v4/advisory?description_lang=e', /^parameter "description_lang" must be a value like en or en-US/],
   ['/v4/advisory/export?cve_id=' + 'C'.repeat(121), /^parameter "cve_id" must be at most 120 characters long/],
   ['/v4/advisory/list?page=1', /^unknown parameter "page"$/],
+  // Too many digits to be exact: coerced, they would be rounded or Infinity and pass the range check.
+  [`/v4/advisory?limit=${'9'.repeat(400)}`, /^parameter "limit" must be between 1 and 100, got "9{64}"$/],
+  ['/v4/advisory?page=99999999999999999999', /^parameter "page" must be between 1 and 1000000, got "9{20}"$/],
+  [`/v3/index/target-intel?limit=${'9'.repeat(309)}`, /^parameter "limit" must be between 1 and \d+, got "9{64}"$/],
+  [`/v3/search/cpe?page=${'9'.repeat(30)}`, /^parameter "page" must be between 1 and 9007199254740991, got "9{30}"$/],
 ];
 
 /** Values the declarations accept besides their canonical form: case-free words, empty parameters as absent. */

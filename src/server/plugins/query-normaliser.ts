@@ -6,6 +6,8 @@ interface PropertySchema {
   const?: unknown;
   anyOf?: PropertySchema[];
   enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
 }
 
 /** Parameters whose mere presence is their value: `?start_cursor` starts a walk as the official clients send it. */
@@ -34,11 +36,21 @@ export function normaliseQuery(query: Record<string, unknown>, properties: Recor
     } else if (typeof value === 'string' && properties[name]) {
       if (isCaseless(properties[name])) query[name] = value.toLowerCase();
       // The schema's coercion would also take `1e3`, `10.0` and `-1`; a whole number is written in digits.
-      else if (properties[name].type === 'integer' && !/^\d+$/.test(value)) {
-        throw badRequest(`parameter "${name}" must be a whole number, got ${JSON.stringify(value.slice(0, 64))}`);
-      }
+      else if (properties[name].type === 'integer') checkWholeNumber(name, value, properties[name]);
     }
   }
+}
+
+/**
+ * Digits, and few enough that the number is exact: longer ones would be coerced to a rounded number
+ * or to Infinity, which slips past the schema's range check.
+ */
+function checkWholeNumber(name: string, value: string, schema: PropertySchema): void {
+  const shown = JSON.stringify(value.slice(0, 64));
+  if (!/^\d+$/.test(value)) throw badRequest(`parameter "${name}" must be a whole number, got ${shown}`);
+  if (Number.isSafeInteger(Number(value))) return;
+  const range = `between ${schema.minimum ?? 0} and ${schema.maximum ?? Number.MAX_SAFE_INTEGER}`;
+  throw badRequest(`parameter "${name}" must be ${range}, got ${shown}`);
 }
 
 export function registerQueryNormaliser(app: FastifyInstance): void {
