@@ -57,17 +57,7 @@ export const FILTER_FIELDS: readonly FilterField[] = [
 ];
 
 /** The classification types the `classifications` filter knows (docs/classifications.md). */
-export const CLASSIFICATION_TYPES = [
-  'c2',
-  'scanner',
-  'proxy',
-  'attack-infrastructure',
-  'honeypot',
-  'mcp',
-  'cdn',
-  'sector',
-  'canary-attacker',
-] as const;
+export { CLASSIFICATION_TYPES } from '../../../core/classification.js';
 
 export const SORTS = [
   { value: 'timestamp', label: 'Last seen' },
