@@ -26,6 +26,11 @@ export interface ListedEntry {
   families: string[];
 }
 
+/** A list as of one moment: the same object while what it holds is unchanged. */
+export interface ClassifiedList {
+  entries(): Iterable<ListedEntry>;
+}
+
 /** A listed block: IPv4 addresses as numbers, IPv6 ones as bigints, so each compares with the index's. */
 interface ListedBlock {
   first: number | bigint;
@@ -52,6 +57,8 @@ export class ClassifiedLists {
   private listed: ListedBlocks | undefined;
   private indexedAddresses: ClassifiedAddresses | undefined;
   private indexedHostnames: ClassifiedHostnames | undefined;
+  private addressList: { indexed: ClassifiedAddresses; listed: ListedBlocks; list: ClassifiedList } | undefined;
+  private hostnameList: { indexed: ClassifiedHostnames; list: ClassifiedList } | undefined;
 
   constructor(
     private readonly storage: Storage,
@@ -62,7 +69,7 @@ export class ClassifiedLists {
    * The addresses: IPv4 before IPv6, in address order; a network a list names comes before the
    * addresses inside it. Read from the index at once; the entries are formatted as they are taken.
    */
-  async addresses(sync: Pick<IndexSync, 'index' | 'seq'>, since: number): Promise<Iterable<ListedEntry>> {
+  async addresses(sync: Pick<IndexSync, 'index' | 'seq'>, since: number): Promise<ClassifiedList> {
     const listed = await this.listedBlocks();
     const held = this.indexedAddresses;
     const indexed =
@@ -70,21 +77,22 @@ export class ClassifiedLists {
         ? held
         : classifiedAddresses(sync.index, sync.seq, this.type, since);
     this.indexedAddresses = indexed;
-    return mergedAddresses(indexed, listed);
+    if (this.addressList?.indexed !== indexed || this.addressList.listed !== listed)
+      this.addressList = { indexed, listed, list: { entries: () => mergedAddresses(indexed, listed) } };
+    return this.addressList.list;
   }
 
   /** The hostnames of the classified records, in code-point order (the lists hold addresses only). */
-  hostnames(sync: Pick<IndexSync, 'index' | 'seq'>, since: number): Iterable<ListedEntry> {
+  hostnames(sync: Pick<IndexSync, 'index' | 'seq'>, since: number): ClassifiedList {
     const held = this.indexedHostnames;
     const indexed =
       held && stillCurrent(held.readAt, sync.index, sync.seq, since)
         ? held
         : classifiedHostnames(sync.index, sync.seq, this.type, since);
     this.indexedHostnames = indexed;
-    const { hostnames, products } = indexed;
-    return (function* () {
-      for (let i = 0; i < hostnames.length; i++) yield { value: hostnames[i]!, families: products.of(i) };
-    })();
+    if (this.hostnameList?.indexed !== indexed)
+      this.hostnameList = { indexed, list: { entries: () => hostnameEntries(indexed) } };
+    return this.hostnameList.list;
   }
 
   /** The lists' entries of the type as CIDR blocks, read again only after a list changed. */
@@ -116,6 +124,10 @@ export class ClassifiedLists {
     };
     return this.listed;
   }
+}
+
+function* hostnameEntries({ hostnames, products }: ClassifiedHostnames): Generator<ListedEntry> {
+  for (let i = 0; i < hostnames.length; i++) yield { value: hostnames[i]!, families: products.of(i) };
 }
 
 /** The index's addresses and the listed blocks in one order; an address in both comes once. */

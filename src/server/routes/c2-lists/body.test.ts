@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ListedEntry } from '../../../services/classified-lists.js';
-import { listBody } from './body.js';
+import { KeptListBodies, listBody } from './body.js';
 
 async function read(stream: NodeJS.ReadableStream): Promise<{ text: string; chunks: number }> {
   const parts: Buffer[] = [];
@@ -50,5 +50,44 @@ describe('a list body', () => {
     expect(parsed).toHaveLength(100_000);
     expect(parsed[3]).toEqual({ hostname: 'host-3.example', families: ['sliver'] });
     expect(parsed[4]).toEqual({ hostname: 'host-4.example' });
+  });
+
+  describe('kept bodies', () => {
+    const text = async (body: NodeJS.ReadableStream | Buffer) =>
+      Buffer.isBuffer(body) ? body.toString('utf8') : (await read(body)).text;
+    const listOf = (values: string[]) => {
+      let made = 0;
+      return {
+        list: { entries: () => (made++, values.map((value) => ({ value, families: [] }))) },
+        made: () => made,
+      };
+    };
+
+    it('a list made to its end is formatted once per format, then served as kept', async () => {
+      const bodies = new KeptListBodies();
+      const { list, made } = listOf(['192.0.2.1', '192.0.2.2']);
+      expect(await text(bodies.body(list, 'text', 'ip'))).toBe('192.0.2.1\n192.0.2.2');
+      expect(bodies.body(list, 'txt', 'ip').toString()).toBe('192.0.2.1\n192.0.2.2');
+      expect(await text(bodies.body(list, 'json', 'ip'))).toBe('[{"ip":"192.0.2.1"},{"ip":"192.0.2.2"}]');
+      expect(Buffer.isBuffer(bodies.body(list, 'json', 'ip'))).toBe(true);
+      expect(made()).toBe(2);
+    });
+
+    it('another list object is formatted afresh', async () => {
+      const bodies = new KeptListBodies();
+      expect(await text(bodies.body(listOf(['a']).list, 'text', 'hostname'))).toBe('a');
+      expect(await text(bodies.body(listOf(['b']).list, 'text', 'hostname'))).toBe('b');
+    });
+
+    it('a body read only in part is not kept', async () => {
+      const bodies = new KeptListBodies();
+      const { list, made } = listOf(Array.from({ length: 50_000 }, (_, i) => `host-${i}.example`));
+      const stream = bodies.body(list, 'text', 'hostname') as NodeJS.ReadableStream & { destroy(): void };
+      for await (const _chunk of stream) break;
+      const again = bodies.body(list, 'text', 'hostname');
+      expect(Buffer.isBuffer(again)).toBe(false);
+      expect((await text(again)).split('\n')).toHaveLength(50_000);
+      expect(made()).toBe(2);
+    });
   });
 });

@@ -9,25 +9,26 @@ import { ClassifiedLists, windowStart } from '../../../services/classified-lists
 import type { AppContext } from '../../context.js';
 import { routeSchema } from '../../route-schema.js';
 import { refreshOrUnavailable } from '../target-intel/index-query.js';
-import { listBody, mediaTypeOf } from './body.js';
+import { KeptListBodies, mediaTypeOf } from './body.js';
 
 export function registerC2Lists(app: FastifyInstance, context: AppContext): void {
   const lists = new ClassifiedLists(context.storage, 'c2');
+  const bodies = new KeptListBodies();
   const since = () => windowStart(context.config.retentionDays, Date.now());
 
   app.get(ENDPOINTS.c2Addresses.path, { schema: routeSchema(ENDPOINTS.c2Addresses) }, async (request, reply) => {
     const format = (request.query as C2ListQuery).format ?? 'text';
     await refreshOrUnavailable(context.hostIndex);
-    const entries = await lists.addresses(context.hostIndex, since());
+    const list = await lists.addresses(context.hostIndex, since());
     reply.type(mediaTypeOf(format));
-    return reply.send(listBody(entries, format, 'ip'));
+    return reply.send(bodies.body(list, format, 'ip'));
   });
 
   app.get(ENDPOINTS.c2Hostnames.path, { schema: routeSchema(ENDPOINTS.c2Hostnames) }, async (request, reply) => {
     const format = (request.query as C2ListQuery).format ?? 'text';
     await refreshOrUnavailable(context.hostIndex);
-    const entries = lists.hostnames(context.hostIndex, since());
+    const list = lists.hostnames(context.hostIndex, since());
     reply.type(mediaTypeOf(format));
-    return reply.send(listBody(entries, format, 'hostname'));
+    return reply.send(bodies.body(list, format, 'hostname'));
   });
 }
