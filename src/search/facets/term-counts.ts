@@ -5,7 +5,7 @@ import type { TermGroups } from '../term-groups.js';
 import type { FacetTerms } from './facet-terms.js';
 import type { GroupFacetValues } from './group-values.js';
 import { FACET_FIELDS, type FacetCounts, type FacetField, type FacetRequest } from './fields.js';
-import { zeroedArrays as zeroed } from './scratch.js';
+import { scratchArrays, zeroedArrays as zeroed } from './scratch.js';
 import { topValues } from './top-values.js';
 
 /** What counting term fields reads of the host index. */
@@ -41,13 +41,18 @@ export async function countTermFields(
   const groupCounts = await recordsPerGroup(source, matching, total, requests, slicer);
   const termCounts = zeroed.take(source.termLimit);
   const inTop = zeroed.take(source.termLimit);
-  const heldGroups: number[] = [];
-  const valuesOf: number[][] = FACET_FIELDS.map(() => []);
+  // Typed lists, not arrays grown by push: growing those over a heap that holds an index was most of a count.
+  const held: IdList = { ids: scratchArrays.take(source.termGroups.idLimit), length: 0 };
+  const seen: IdList = { ids: scratchArrays.take(source.termLimit), length: 0 };
+  /** Per term in `seen`, its field. */
+  const seenFields = scratchArrays.take(source.termLimit);
+  const sorted = scratchArrays.take(source.termLimit);
   // Arrays go back to the pool only when counting ran to its end, so that clearing is complete.
   let counted = false;
   try {
     const drops = source.values.drops;
-    const withValue = await countValues(source, requests, groupCounts, termCounts, valuesOf, heldGroups, slicer);
+    const withValue = await countValues(source, requests, groupCounts, termCounts, seen, seenFields, held, slicer);
+    const valuesOf = byField(seen, seenFields, sorted);
     const result = new Map<FacetField, FacetCounts>();
     const outsideTop = new Uint8Array(FACET_FIELDS.length);
     for (const { field, top } of requests) {
@@ -69,7 +74,7 @@ export async function countTermFields(
       await slicer.yieldIfDue();
     }
     if (outsideTop.includes(1)) {
-      const other = await recordsOutsideTop(source, groupCounts, heldGroups, inTop, outsideTop, drops, slicer);
+      const other = await recordsOutsideTop(source, groupCounts, held, inTop, outsideTop, drops, slicer);
       for (const [field, counts] of result) {
         const at = FACET_FIELDS.indexOf(field);
         if (outsideTop[at] === 1) counts.other = other[at]!;
@@ -79,12 +84,29 @@ export async function countTermFields(
     return result;
   } finally {
     if (counted) {
-      clear(valuesOf, heldGroups, termCounts, inTop, groupCounts);
+      clear(seen, held, termCounts, inTop, groupCounts);
       zeroed.give(termCounts);
       zeroed.give(inTop);
       zeroed.give(groupCounts);
     }
+    for (const array of [held.ids, seen.ids, seenFields, sorted]) scratchArrays.give(array);
   }
+}
+
+/** Ids in a pooled array: the first `length` slots. */
+interface IdList {
+  ids: Uint32Array;
+  length: number;
+}
+
+/** The counted terms split by field: a view per field into `sorted`, in the order first counted. */
+function byField(seen: IdList, fieldOf: Uint32Array, sorted: Uint32Array): Uint32Array[] {
+  const starts = new Uint32Array(FACET_FIELDS.length + 1);
+  for (let i = 0; i < seen.length; i++) starts[fieldOf[i]! + 1]!++;
+  for (let field = 0; field < FACET_FIELDS.length; field++) starts[field + 1]! += starts[field]!;
+  const next = starts.slice(0, FACET_FIELDS.length);
+  for (let i = 0; i < seen.length; i++) sorted[next[fieldOf[i]!]!++] = seen.ids[i]!;
+  return FACET_FIELDS.map((_, field) => sorted.subarray(starts[field]!, starts[field + 1]!));
 }
 
 /** Groups worked through between checks of the slice's clock. */
@@ -99,8 +121,9 @@ async function countValues(
   requests: FacetRequest[],
   groupCounts: Uint32Array,
   termCounts: Uint32Array,
-  valuesOf: number[][],
-  heldGroups: number[],
+  seen: IdList,
+  seenFields: Uint32Array,
+  held: IdList,
   slicer: Slicer,
 ): Promise<Float64Array> {
   const wanted = new Uint8Array(FACET_FIELDS.length);
@@ -109,7 +132,7 @@ async function countValues(
   const limit = source.termGroups.idLimit;
   for (let from = 1; from < limit; from += GROUP_STEP) {
     const to = Math.min(limit, from + GROUP_STEP);
-    countGroupValues(source, from, to, wanted, groupCounts, termCounts, valuesOf, heldGroups, withValue);
+    countGroupValues(source, from, to, wanted, groupCounts, termCounts, seen, seenFields, held, withValue);
     await slicer.yieldIfDue();
   }
   return withValue;
@@ -123,14 +146,19 @@ function countGroupValues(
   wanted: Uint8Array,
   groupCounts: Uint32Array,
   termCounts: Uint32Array,
-  valuesOf: number[][],
-  heldGroups: number[],
+  seen: IdList,
+  seenFields: Uint32Array,
+  held: IdList,
   withValue: Float64Array,
 ): void {
+  const seenIds = seen.ids;
+  const heldIds = held.ids;
+  let seenLength = seen.length;
+  let heldLength = held.length;
   for (let group = from; group < to; group++) {
     const count = groupCounts[group]!;
     if (count === 0) continue;
-    heldGroups.push(group);
+    heldIds[heldLength++] = group;
     values.prepare(group);
     const termIds = values.termIds;
     const fields = values.fields;
@@ -139,29 +167,34 @@ function countGroupValues(
       const field = fields[at]!;
       if (wanted[field] === 0) continue;
       const counted = termIds[at]!;
-      if (termCounts[counted] === 0) valuesOf[field]!.push(counted);
+      if (termCounts[counted] === 0) {
+        seenFields[seenLength] = field;
+        seenIds[seenLength++] = counted;
+      }
       termCounts[counted]! += count;
       fieldsHeld |= 1 << field;
     }
     for (let field = 0; fieldsHeld !== 0; field++, fieldsHeld >>>= 1) if (fieldsHeld & 1) withValue[field]! += count;
   }
+  seen.length = seenLength;
+  held.length = heldLength;
 }
 
 /** Per field marked in `fields`, the matching records holding a value of it outside the top. */
 async function recordsOutsideTop(
   source: TermSource,
   groupCounts: Uint32Array,
-  heldGroups: number[],
+  held: IdList,
   inTop: Uint32Array,
   fields: Uint8Array,
   drops: number,
   slicer: Slicer,
 ): Promise<Float64Array> {
   const other = new Float64Array(FACET_FIELDS.length);
-  for (let from = 0; from < heldGroups.length; from += GROUP_STEP) {
-    const to = Math.min(heldGroups.length, from + GROUP_STEP);
+  for (let from = 0; from < held.length; from += GROUP_STEP) {
+    const to = Math.min(held.length, from + GROUP_STEP);
     // Runs are made again only if another count dropped them since this one began.
-    countOutsideTop(source, heldGroups, from, to, groupCounts, inTop, fields, other, source.values.drops !== drops);
+    countOutsideTop(source, held.ids, from, to, groupCounts, inTop, fields, other, source.values.drops !== drops);
     await slicer.yieldIfDue();
   }
   return other;
@@ -170,7 +203,7 @@ async function recordsOutsideTop(
 /** recordsOutsideTop for heldGroups[from, to): synchronous, so the engine optimises its loop. */
 function countOutsideTop(
   { values }: TermSource,
-  heldGroups: number[],
+  heldGroups: Uint32Array,
   from: number,
   to: number,
   groupCounts: Uint32Array,
@@ -196,14 +229,14 @@ function countOutsideTop(
 
 /** Sets back to zero what counting set in the pooled arrays. */
 function clear(
-  valuesOf: number[][],
-  heldGroups: number[],
+  seen: IdList,
+  held: IdList,
   termCounts: Uint32Array,
   inTop: Uint32Array,
   groupCounts: Uint32Array,
 ): void {
-  for (const values of valuesOf) for (let i = 0; i < values.length; i++) termCounts[values[i]!] = inTop[values[i]!] = 0;
-  for (let i = 0; i < heldGroups.length; i++) groupCounts[heldGroups[i]!] = 0;
+  for (let i = 0; i < seen.length; i++) termCounts[seen.ids[i]!] = inTop[seen.ids[i]!] = 0;
+  for (let i = 0; i < held.length; i++) groupCounts[held.ids[i]!] = 0;
   groupCounts[0] = 0;
 }
 
@@ -222,11 +255,27 @@ async function recordsPerGroup(
   const buffer = new Uint32Array(Math.min(CHUNK, Math.max(1, total)));
   for (let offset = 0; offset < total; offset += CHUNK) {
     const ids = matching.rangeUint32Array(buffer, offset, CHUNK);
-    if (readList) tally(ids, listGroup, counts);
-    if (readPlace) tally(ids, placeGroup, counts);
+    if (readList && readPlace) tallyBoth(ids, listGroup, placeGroup, counts);
+    else tally(ids, readList ? listGroup : placeGroup, counts);
     await slicer.yieldIfDue();
   }
   return counts;
+}
+
+/** tally for two columns in one pass over the ids. */
+function tallyBoth(
+  ids: Uint32Array,
+  first: GrowableColumn<Uint32Array>,
+  second: GrowableColumn<Uint32Array>,
+  counts: Uint32Array,
+): void {
+  const firstOf = first.values;
+  const secondOf = second.values;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    counts[firstOf[id] ?? 0]!++;
+    counts[secondOf[id] ?? 0]!++;
+  }
 }
 
 /** Counts the records of `ids` per group of `column` (synchronous, so the engine optimises it). */
