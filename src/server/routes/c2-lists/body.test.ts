@@ -58,7 +58,12 @@ describe('a list body', () => {
     const listOf = (values: string[]) => {
       let made = 0;
       return {
-        list: { entries: () => (made++, values.map((value) => ({ value, families: [] }))) },
+        list: {
+          entries: () => {
+            made++;
+            return values.map((value) => ({ value, families: [] }));
+          },
+        },
         made: () => made,
       };
     };
