@@ -1,7 +1,8 @@
 /**
  * Facet counts in process, on a dataset `npm run bench -- --prepare-only --work-dir DIR` left:
  * builds the index from a copy of the product database and times `HostIndex.facets` (wall and CPU)
- * for the bench's facets class, each of its fields alone, and other shapes.
+ * for the bench's facets class, each of its fields alone, and other shapes; then the index-backed
+ * lookups (bench/index-lookups.ts) on the same index.
  *
  *   node dist-bench/bench/facets.js --work-dir DIR [--runs 15]
  */
@@ -16,6 +17,9 @@ import { fail } from './common.js';
 import { percentile } from './http-load.js';
 import { loadPrepared, PRISTINE } from './prepared.js';
 import { FACET_CLASS_FIELDS } from './queries.js';
+import { printIndexLookups } from './index-lookups.js';
+
+const byNumber = (a: number, b: number) => a - b;
 
 interface Shape {
   name: string;
@@ -72,8 +76,9 @@ for (const shape of SHAPES) {
     cpu.push((used.user + used.system) / 1000);
   }
   console.log(
-    `| ${shape.name} | ${first.total.toLocaleString('en')} | ${firstMs.toFixed(1)} | ${percentile(wall, 0.5).toFixed(2)} | ${percentile(cpu, 0.5).toFixed(2)} |`,
+    `| ${shape.name} | ${first.total.toLocaleString('en')} | ${firstMs.toFixed(1)} | ${percentile(wall.sort(byNumber), 0.5).toFixed(2)} | ${percentile(cpu.sort(byNumber), 0.5).toFixed(2)} |`,
   );
 }
+await printIndexLookups(storage, engine, runs);
 await storage.close();
 fs.rmSync(path.dirname(copy), { recursive: true, force: true });

@@ -1,0 +1,81 @@
+/**
+ * The index-backed lookups of `/v3/tags/vulncheck-c2`, `/v3/pdns/vulncheck-c2` and the
+ * target-intel side of `/v3/search/cve`, timed in process as their routes make them: the lists
+ * through the route's kept bodies (first: read from the index and formatted; then: kept), and a
+ * page of the records naming the CVE most records name (the posting list, then the records read).
+ */
+import type { IndexSync } from '../src/search/index-sync.js';
+import { KeptListBodies } from '../src/server/routes/c2-lists/body.js';
+import { parseHostQuery } from '../src/server/routes/target-intel/query.js';
+import { ClassifiedLists } from '../src/services/classified-lists.js';
+import type { Storage } from '../src/storage/index.js';
+import { percentile } from './http-load.js';
+
+const PAGE = 100;
+
+async function timed(runs: number, fn: () => Promise<unknown>): Promise<{ firstMs: number; p50Ms: number }> {
+  let started = performance.now();
+  await fn();
+  const firstMs = performance.now() - started;
+  const wall: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    started = performance.now();
+    await fn();
+    wall.push(performance.now() - started);
+  }
+  return {
+    firstMs,
+    p50Ms: percentile(
+      wall.sort((a, b) => a - b),
+      0.5,
+    ),
+  };
+}
+
+async function bytesOf(body: NodeJS.ReadableStream | Buffer): Promise<number> {
+  if (Buffer.isBuffer(body)) return body.length;
+  let bytes = 0;
+  for await (const chunk of body) bytes += (chunk as Buffer).length;
+  return bytes;
+}
+
+export async function printIndexLookups(storage: Storage, engine: IndexSync, runs: number): Promise<void> {
+  const lists = new ClassifiedLists(storage, 'c2');
+  const bodies = new KeptListBodies();
+  console.log('\n| lookup | size | first ms | p50 ms |');
+  console.log('| --- | ---: | ---: | ---: |');
+  for (const [name, kind, format] of [
+    ['C2 addresses, text', 'addresses', 'text'],
+    ['C2 addresses, JSON', 'addresses', 'json'],
+    ['C2 hostnames, text', 'hostnames', 'text'],
+  ] as const) {
+    let bytes = 0;
+    const body = async () => {
+      const list = kind === 'addresses' ? await lists.addresses(engine, -Infinity) : lists.hostnames(engine, -Infinity);
+      bytes = await bytesOf(bodies.body(list, format, kind === 'addresses' ? 'ip' : 'hostname'));
+    };
+    const { firstMs, p50Ms } = await timed(runs, body);
+    console.log(`| ${name} | ${bytes.toLocaleString('en')} bytes | ${firstMs.toFixed(1)} | ${p50Ms.toFixed(2)} |`);
+  }
+  const top = await engine.readStill((index) => index.facets(parseHostQuery({}), [{ field: 'cve', top: 1 }]));
+  const cve = top.counts.get('cve')?.values[0]?.value;
+  if (typeof cve !== 'string') return;
+  for (const [name, at] of [
+    ['first page', 0],
+    ['a middle page', 0.5],
+  ] as const) {
+    let records = 0;
+    let naming = 0;
+    const page = async () => {
+      // Synchronously from the posting list to the page's ids, as the route reads them.
+      const matches = engine.index.evaluate({ cve, dateAdded: [], observed: [] });
+      naming = matches.size;
+      const ids = Array.from(matches.rangeUint32Array(new Uint32Array(PAGE), Math.floor(matches.size * at), PAGE));
+      records = (await storage.hosts.getPageRecords(ids)).length;
+    };
+    const { firstMs, p50Ms } = await timed(runs, page);
+    console.log(
+      `| search/cve target-intel, ${cve}: ${name} | ${records} of ${naming.toLocaleString('en')} records | ${firstMs.toFixed(1)} | ${p50Ms.toFixed(2)} |`,
+    );
+  }
+}
