@@ -4,6 +4,7 @@
  * through the route's kept bodies (first: read from the index and formatted; then: kept), and a
  * page of the records naming the CVE most records name (the posting list, then the records read).
  */
+import { classifiedAddresses, classifiedHostnames } from '../src/search/classified-members.js';
 import type { IndexSync } from '../src/search/index-sync.js';
 import { KeptListBodies } from '../src/server/routes/c2-lists/body.js';
 import { parseHostQuery } from '../src/server/routes/target-intel/query.js';
@@ -50,12 +51,28 @@ export async function printIndexLookups(storage: Storage, engine: IndexSync, run
     ['C2 hostnames, text', 'hostnames', 'text'],
   ] as const) {
     let bytes = 0;
+    const listOf = async () =>
+      kind === 'addresses' ? await lists.addresses(engine, -Infinity) : lists.hostnames(engine, -Infinity);
     const body = async () => {
-      const list = kind === 'addresses' ? await lists.addresses(engine, -Infinity) : lists.hostnames(engine, -Infinity);
-      bytes = await bytesOf(bodies.body(list, format, kind === 'addresses' ? 'ip' : 'hostname'));
+      bytes = await bytesOf(bodies.body(await listOf(), format, kind === 'addresses' ? 'ip' : 'hostname'));
     };
     const { firstMs, p50Ms } = await timed(runs, body);
-    console.log(`| ${name} | ${bytes.toLocaleString('en')} bytes | ${firstMs.toFixed(1)} | ${p50Ms.toFixed(2)} |`);
+    let entries = 0;
+    for (const _entry of (await listOf()).entries()) entries++;
+    console.log(
+      `| ${name} | ${entries.toLocaleString('en')} entries, ${bytes.toLocaleString('en')} bytes | ${firstMs.toFixed(1)} | ${p50Ms.toFixed(2)} |`,
+    );
+  }
+  // What a request after any change of the index pays before formatting: the members read afresh.
+  for (const [name, read] of [
+    ['C2 addresses read afresh', () => classifiedAddresses(engine.index, engine.seq, 'c2', -Infinity).ipv4.length],
+    ['C2 hostnames read afresh', () => classifiedHostnames(engine.index, engine.seq, 'c2', -Infinity).hostnames.length],
+  ] as const) {
+    let members = 0;
+    const { firstMs, p50Ms } = await timed(runs, async () => {
+      members = read();
+    });
+    console.log(`| ${name} | ${members.toLocaleString('en')} members | ${firstMs.toFixed(1)} | ${p50Ms.toFixed(2)} |`);
   }
   const top = await engine.readStill((index) => index.facets(parseHostQuery({}), [{ field: 'cve', top: 1 }]));
   const cve = top.counts.get('cve')?.values[0]?.value;

@@ -15,6 +15,7 @@ import type {
   IndexRowPosition,
   StoredFeed,
 } from '../../storage/index.js';
+import { LruCache } from '../../core/lru.js';
 import { Announcements } from '../announcements.js';
 import type { Bitmap } from '../bitmap.js';
 import { FeedChange, FeedState } from './feed-change.js';
@@ -62,6 +63,8 @@ export interface PackageFindingsPage {
 }
 
 const decoder = new TextDecoder();
+/** Findings kept for repeated package lookups, weighed by their records (about 100 bytes each). */
+const KEPT_FINDING_RECORDS = 200_000;
 
 export class AdvisoryIndex {
   private readonly terms = new TermDictionary();
@@ -83,6 +86,11 @@ export class AdvisoryIndex {
   private readonly cves = new RecordCves();
   /** The feed list as read while the announcements' epoch had this value. */
   private feedList: { epoch: number; feeds: StoredFeed[] } | undefined;
+  /** Package lookups' answers, each under the index version it was read at: a switch makes them unreachable. */
+  private readonly keptFindings = new LruCache<string, PackageFindingsPage>(
+    KEPT_FINDING_RECORDS,
+    (page) => 1 + page.records.length,
+  );
 
   constructor(
     private readonly advisories: AdvisoryRepository,
@@ -203,16 +211,20 @@ export class AdvisoryIndex {
   ): Promise<PackageFindingsPage> {
     const names = [...new Set(feeds)].sort();
     const filters: AdvisoryFilters = { packageKey: key, version };
+    const keyAt = (at: number) => JSON.stringify([at, names, key, version, limit]);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       await this.catchUp(names);
-      const { filtered, hits } = await this.gate.read(async () => {
+      // Lookups of one package version repeat (every build of a project asks them again), and feeds change rarely.
+      const kept = this.keptFindings.get(keyAt(this.version));
+      if (kept) return kept;
+      const { filtered, hits, at } = await this.gate.read(async () => {
         const page = await this.pageOf(names, filters, { mode: 'offset', offset: 0, limit });
         const hits = page.hits.map((hit) => ({
           hit,
           fixed: entriesFixedVersion(this.match.packageEntries(hit.slot, key), key, version),
           cves: this.cves.get(hit.slot, hit.rowId, hit.cveId),
         }));
-        return { filtered: page.filtered, hits };
+        return { filtered: page.filtered, hits, at: this.version };
       });
       const unread = hits.filter((item) => item.cves === undefined);
       const read = unread.length > 0 ? await this.readCves(unread.map((item) => item.hit)) : new Map();
@@ -221,7 +233,7 @@ export class AdvisoryIndex {
         this.announcements.markPending();
         continue;
       }
-      return {
+      const found: PackageFindingsPage = {
         filtered,
         records: hits.map(({ hit, fixed, cves }) => ({
           feed: hit.feed,
@@ -233,6 +245,8 @@ export class AdvisoryIndex {
           },
         })),
       };
+      this.keptFindings.set(keyAt(at), found);
+      return found;
     }
     throw unavailable('advisory feeds were reloaded repeatedly during the query; try again');
   }
