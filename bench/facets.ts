@@ -7,14 +7,15 @@
  *
  *   node dist-bench/bench/facets.js --work-dir DIR [--runs 15]
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { IndexSync } from '../src/search/index-sync.js';
-import { hostIndexSnapshot } from '../src/search/snapshot/settings.js';
+import type { SnapshotSettings } from '../src/search/index-sync.js';
 import { parseFacetFields } from '../src/server/routes/target-intel/facet-fields.js';
 import { parseHostQuery, typedFilters } from '../src/server/routes/target-intel/query.js';
-import { createStorage } from '../src/storage/index.js';
+import { createStorage, SCHEMA_VERSION } from '../src/storage/index.js';
 import { fail } from './common.js';
 import { percentile } from './http-load.js';
 import { loadPrepared, PRISTINE } from './prepared.js';
@@ -52,8 +53,15 @@ const prepared = loadPrepared(work) ?? fail(`${work} holds no prepared dataset`)
 const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-facets-')), 'product.db');
 fs.copyFileSync(path.join(work, PRISTINE), copy);
 const storage = await createStorage({ engine: 'sqlite', file: copy });
-// The index is kept as a snapshot in the work directory: a 10M index takes minutes to build, seconds to read.
-const snapshot = hostIndexSnapshot(work, { engine: 'sqlite', file: path.join(work, PRISTINE) }, storage);
+// The index is kept as a snapshot in the work directory (a 10M index takes minutes to build), under
+// the prepared dataset's identity: each copy of the database makes a secret of its own.
+const snapshot: SnapshotSettings = {
+  file: path.join(work, 'facets-index.snapshot'),
+  identity: async () => ({
+    schema: SCHEMA_VERSION,
+    database: createHash('sha256').update(`${prepared.measuredAt}\n${prepared.records}`).digest('hex'),
+  }),
+};
 const engine = new IndexSync(storage.hosts, snapshot);
 const built = performance.now();
 await engine.build();

@@ -11,7 +11,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 /** An hour bucket lies within one UTC day: hours divide days. */
 const HOURS_PER_DAY = DAY_MS / HOUR_MS;
-/** Ids read from the matching bitmap at a time. */
+/** Ids tallied between checks of the slice's clock. */
 const CHUNK = 65_536;
 /**
  * Below this many matches per bucket, reading each match's column beats a bitmap intersection
@@ -37,17 +37,19 @@ export interface BucketSource {
 export async function countBucketField(
   source: BucketSource,
   matching: Bitmap,
-  total: number,
+  ids: Uint32Array | (() => Uint32Array),
   { field, top }: FacetRequest,
   slicer: Slicer,
 ): Promise<FacetCounts> {
+  const total = matching.size;
   const kind =
     field === 'port' ? BucketKind.Port : field === 'date_added' ? BucketKind.AddedHour : BucketKind.ObservedHour;
   const family = source.postings.family(kind);
   const keys = family.sortedKeys();
   const counts = new Map<number, number>();
   const keyOfBucket = field === 'port' ? (key: number) => key : (hour: number) => Math.floor(hour / HOURS_PER_DAY);
-  if (total >= keys.length * MATCHES_PER_BUCKET) {
+  // Ids already copied out for other fields make the column the cheaper way at any size.
+  if (typeof ids === 'function' && total >= keys.length * MATCHES_PER_BUCKET) {
     for (const key of keys) {
       const count = family.bucket(key)?.andCardinality(matching) ?? 0;
       const bucketKey = keyOfBucket(key);
@@ -67,9 +69,9 @@ export async function countBucketField(
     const unit = field === 'port' ? 1 : DAY_MS;
     const perKey = zeroedArrays.take(span);
     try {
-      const buffer = new Uint32Array(Math.min(CHUNK, Math.max(1, total)));
+      const all = typeof ids === 'function' ? ids() : ids;
       for (let offsetIds = 0; offsetIds < total; offsetIds += CHUNK) {
-        tallyKeys(matching.rangeUint32Array(buffer, offsetIds, CHUNK), column, unit, offset, perKey);
+        tallyKeys(all.subarray(offsetIds, offsetIds + CHUNK), column, unit, offset, perKey);
         await slicer.yieldIfDue();
       }
     } finally {

