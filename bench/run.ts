@@ -11,6 +11,7 @@ import { prepare } from '../src/ingest/pipeline.js';
 import { IndexSync } from '../src/search/index-sync.js';
 import { parseHostQuery, typedFilters } from '../src/server/routes/target-intel/query.js';
 import { KeptListBodies } from '../src/server/routes/c2-lists/body.js';
+import { listBodyOf } from './index-lookups.js';
 import { ClassifiedLists } from '../src/services/classified-lists.js';
 import { parseFacetFields } from '../src/server/routes/target-intel/facet-fields.js';
 import { createStorage, type Storage } from '../src/storage/index.js';
@@ -390,7 +391,8 @@ async function measureFacets(query: QueryClass, context: MeasureContext): Promis
 
 /**
  * A C2 list: engine = the whole body as the route gives it in-process (index postings → distinct
- * sorted entries → formatted chunks, kept while the list is unchanged), total = its entries; full scan = the distinct values a table scan finds.
+ * sorted entries → formatted chunks, kept while the list is unchanged), total = its entries; full
+ * scan = the distinct values a table scan finds.
  */
 async function measureList(
   query: QueryClass,
@@ -400,23 +402,10 @@ async function measureList(
   const { storage, engine } = context;
   const lists = new ClassifiedLists(storage, 'c2');
   const bodies = new KeptListBodies();
-  const field = list.kind === 'addresses' ? 'ip' : 'hostname';
-  const body = async () => {
-    const held =
-      list.kind === 'addresses' ? await lists.addresses(engine, -Infinity) : lists.hostnames(engine, -Infinity);
-    const made = bodies.body(held, list.format, field);
-    if (Buffer.isBuffer(made)) return made.length;
-    let bytes = 0;
-    for await (const chunk of made) bytes += (chunk as Buffer).length;
-    return bytes;
-  };
+  const body = () => listBodyOf(lists, bodies, engine, list.kind, list.format);
   const firstStarted = performance.now();
-  await body();
+  const first = await body();
   const engineFirstMs = performance.now() - firstStarted;
-  let count = 0;
-  const held =
-    list.kind === 'addresses' ? await lists.addresses(engine, -Infinity) : lists.hostnames(engine, -Infinity);
-  for (const _entry of held.entries()) count++;
   const engineMs = await timeRuns(context.quick ? 10 : 50, body);
   const column = list.kind === 'addresses' ? 'ip' : 'hostname';
   const naiveMs = await timeRuns(context.quick ? 1 : 3, () =>
@@ -428,7 +417,7 @@ async function measureList(
   return {
     name: query.name,
     params: { format: list.format },
-    total: count,
+    total: first.entries(),
     engineP50Ms: percentile(engineMs, 0.5),
     engineFirstMs,
     naiveMs: percentile(naiveMs, 0.5),

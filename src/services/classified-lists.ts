@@ -55,8 +55,6 @@ export function windowStart(retentionDays: number, now: number): number {
  */
 export class ClassifiedLists {
   private listed: ListedBlocks | undefined;
-  private indexedAddresses: ClassifiedAddresses | undefined;
-  private indexedHostnames: ClassifiedHostnames | undefined;
   private addressList: { indexed: ClassifiedAddresses; listed: ListedBlocks; list: ClassifiedList } | undefined;
   private hostnameList: { indexed: ClassifiedHostnames; list: ClassifiedList } | undefined;
 
@@ -71,12 +69,11 @@ export class ClassifiedLists {
    */
   async addresses(sync: Pick<IndexSync, 'index' | 'seq'>, since: number): Promise<ClassifiedList> {
     const listed = await this.listedBlocks();
-    const held = this.indexedAddresses;
+    const held = this.addressList?.indexed;
     const indexed =
       held && stillCurrent(held.readAt, sync.index, sync.seq, since)
         ? held
         : classifiedAddresses(sync.index, sync.seq, this.type, since);
-    this.indexedAddresses = indexed;
     if (this.addressList?.indexed !== indexed || this.addressList.listed !== listed)
       this.addressList = { indexed, listed, list: { entries: () => mergedAddresses(indexed, listed) } };
     return this.addressList.list;
@@ -84,12 +81,11 @@ export class ClassifiedLists {
 
   /** The hostnames of the classified records, in code-point order (the lists hold addresses only). */
   hostnames(sync: Pick<IndexSync, 'index' | 'seq'>, since: number): ClassifiedList {
-    const held = this.indexedHostnames;
+    const held = this.hostnameList?.indexed;
     const indexed =
       held && stillCurrent(held.readAt, sync.index, sync.seq, since)
         ? held
         : classifiedHostnames(sync.index, sync.seq, this.type, since);
-    this.indexedHostnames = indexed;
     if (this.hostnameList?.indexed !== indexed)
       this.hostnameList = { indexed, list: { entries: () => hostnameEntries(indexed) } };
     return this.hostnameList.list;

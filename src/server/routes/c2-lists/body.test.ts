@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ListedEntry } from '../../../services/classified-lists.js';
-import { KeptListBodies, listBody } from './body.js';
+import { KeptListBodies } from './body.js';
+
+/** A body made afresh (a new list object is never kept). */
+const listBody = (entries: Iterable<ListedEntry>, format: 'text' | 'json', field: 'ip' | 'hostname') =>
+  new KeptListBodies().body({ entries: () => entries }, format, field) as NodeJS.ReadableStream;
 
 async function read(stream: NodeJS.ReadableStream): Promise<{ text: string; chunks: number }> {
   const parts: Buffer[] = [];

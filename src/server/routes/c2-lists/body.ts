@@ -7,13 +7,9 @@ import type { ClassifiedList, ListedEntry } from '../../../services/classified-l
 const CHUNK_CHARS = 1 << 16;
 
 /**
- * A list's body, formatted as it is read: text is one value per line (newline-separated, none
- * after the last), JSON an array of `{<field>: value, families?: [...]}`. Memory stays one chunk.
+ * A list's body in chunks, formatted as it is read: text is one value per line (newline-separated,
+ * none after the last), JSON an array of `{<field>: value, families?: [...]}`. Memory stays one chunk.
  */
-export function listBody(entries: Iterable<ListedEntry>, format: C2ListFormat, field: 'ip' | 'hostname'): Readable {
-  return Readable.from(listChunks(entries, format, field), { objectMode: false });
-}
-
 function listChunks(
   entries: Iterable<ListedEntry>,
   format: C2ListFormat,
