@@ -4,6 +4,7 @@ import type { GrowableColumn } from '../columns.js';
 import type { Postings } from '../postings.js';
 import type { Slicer } from '../slices.js';
 import type { FacetCounts, FacetRequest } from './fields.js';
+import { givePortCounts } from './match-tally.js';
 import { zeroedArrays } from './scratch.js';
 import { topValues } from './top-values.js';
 
@@ -40,6 +41,8 @@ export async function countBucketField(
   ids: Uint32Array | (() => Uint32Array),
   { field, top }: FacetRequest,
   slicer: Slicer,
+  /** Matching records per port, tallied already (given back to the pool here). */
+  portCounts?: Uint32Array,
 ): Promise<FacetCounts> {
   const total = matching.size;
   const kind =
@@ -48,8 +51,10 @@ export async function countBucketField(
   const keys = family.sortedKeys();
   const counts = new Map<number, number>();
   const keyOfBucket = field === 'port' ? (key: number) => key : (hour: number) => Math.floor(hour / HOURS_PER_DAY);
-  // Ids already copied out for other fields make the column the cheaper way at any size.
-  if (typeof ids === 'function' && total >= keys.length * MATCHES_PER_BUCKET) {
+  if (field === 'port' && portCounts) {
+    for (const key of keys) if (portCounts[key]! > 0) counts.set(key, portCounts[key]!);
+    givePortCounts(portCounts);
+  } else if (typeof ids === 'function' && total >= keys.length * MATCHES_PER_BUCKET) {
     for (const key of keys) {
       const count = family.bucket(key)?.andCardinality(matching) ?? 0;
       const bucketKey = keyOfBucket(key);
@@ -57,6 +62,7 @@ export async function countBucketField(
       await slicer.tick();
     }
   } else if (keys.length > 0) {
+    // Ids already copied out for other fields make the column the cheaper way at any size.
     // Ports, or days between the first and the last hour held (the index's retention bounds them).
     const offset = keyOfBucket(keys[0]!);
     const span = keyOfBucket(keys[keys.length - 1]!) - offset + 1;

@@ -45,5 +45,15 @@ export const TERM_FIELDS: ReadonlySet<FacetField> = new Set([
   'classifications',
 ]);
 
+/** Term fields a record may hold several values of (from its list group; the others come from its place group). */
+export const LIST_FIELDS: ReadonlySet<FacetField> = new Set([
+  'vendor',
+  'product',
+  'version',
+  'cpe',
+  'cve',
+  'classifications',
+]);
+
 /** Ties in count are ordered by value: numerically for these fields, by character code for the others. */
 export const NUMERIC_FIELDS: ReadonlySet<FacetField> = new Set(['port', 'asn']);

@@ -8,9 +8,12 @@ export class ArrayPool {
 
   constructor(private readonly keep = 8) {}
 
-  /** An array of at least `length` slots (all zero when taken from zeroedArrays). */
+  /** The smallest array kept of at least `length` slots, or a new one (all zero when taken from zeroedArrays). */
   take(length: number): Uint32Array {
-    const at = this.free.findIndex((array) => array.length >= length);
+    let at = -1;
+    for (let i = 0; i < this.free.length; i++) {
+      if (this.free[i]!.length >= length && (at < 0 || this.free[i]!.length < this.free[at]!.length)) at = i;
+    }
     if (at >= 0) return this.free.splice(at, 1)[0]!;
     return new Uint32Array(Math.ceil(length * 1.25));
   }
