@@ -17,6 +17,7 @@ import { TermGroups } from './term-groups.js';
 import { countFacets } from './facets/count-facets.js';
 import { FacetTerms } from './facets/facet-terms.js';
 import { GroupFacetValues } from './facets/group-values.js';
+import { Slice, SliceCounts, type SliceMember } from './facets/slice-counts.js';
 import type { FacetRequest, FacetResult } from './facets/fields.js';
 import type { SnapshotIn, SnapshotOut } from './snapshot/codec.js';
 import { SnapshotCorrupt } from './snapshot/frames.js';
@@ -60,6 +61,7 @@ export class HostIndex {
   private readonly hostnames = new HostnameIndex();
   private readonly facetTerms = new FacetTerms(this.postings);
   private readonly groupFacetValues = new GroupFacetValues(this.termGroups, this.facetTerms);
+  private readonly sliceCounts = new SliceCounts(this.groupFacetValues, this.facetTerms);
   private readonly familyScratch: number[] = [];
   private readonly previousFamilyScratch: number[] = [];
   /** While bulk loading: ids to add to `live` in one call. */
@@ -82,6 +84,10 @@ export class HostIndex {
     const place = this.termGroups.acquire(this.recordTerms.placeTerms(entry));
     const hostname = entry.hostname.toLowerCase();
     if (!this.pendingLive && this.live.has(id)) {
+      const counted = this.sliceMemberOf(id);
+      const moves = counted.listGroup !== lists || counted.placeGroup !== place || counted.port !== entry.port;
+      // Counted out while its groups are still held: a group no record holds may be reused at once.
+      if (moves) this.sliceCounts.apply(counted, -1);
       // An update mostly moves the observation hour: only the postings that differ are touched.
       this.moveGroup(this.listGroup, id, lists);
       this.moveGroup(this.placeGroup, id, place);
@@ -92,6 +98,7 @@ export class HostIndex {
         this.hostnames.remove(id);
         this.hostnames.add(id, hostname);
       }
+      if (moves) this.sliceCounts.apply(this.sliceMemberOf(id), 1);
     } else {
       if (this.pendingLive) this.pendingLive.push(id);
       else this.live.add(id);
@@ -102,8 +109,19 @@ export class HostIndex {
       this.setColumns(id, entry);
       for (const termId of this.familyTermsOf(id)) this.postings.add(termId, id);
       this.hostnames.add(id, hostname);
+      // A bulk load counts every record at its end.
+      if (!this.pendingLive) this.sliceCounts.apply(this.sliceMemberOf(id), 1);
     }
     this.noteChange(id, seq);
+  }
+
+  private async rebuildSliceCounts(): Promise<void> {
+    const columns = { listGroup: this.listGroup, placeGroup: this.placeGroup, port: this.port };
+    await this.sliceCounts.rebuild(this.live, columns, this.termGroups.idLimit);
+  }
+
+  private sliceMemberOf(id: number): SliceMember {
+    return { listGroup: this.listGroup.get(id), placeGroup: this.placeGroup.get(id), port: this.port.get(id) };
   }
 
   /**
@@ -162,11 +180,12 @@ export class HostIndex {
     this.pendingLive = [];
   }
 
-  endBulk(): void {
+  async endBulk(): Promise<void> {
     this.postings.endBulk();
     this.hostnames.endBatch();
     if (this.pendingLive) this.live.addMany(this.pendingLive);
     this.pendingLive = undefined;
+    await this.rebuildSliceCounts();
   }
 
   /**
@@ -203,6 +222,7 @@ export class HostIndex {
       if (!this.live.delete(id)) continue;
       const listGroup = this.listGroup.get(id);
       const placeGroup = this.placeGroup.get(id);
+      this.sliceCounts.apply({ listGroup, placeGroup, port: this.port.get(id) }, -1);
       for (const termId of this.termGroups.termsOf(listGroup)) file(termId, id);
       for (const termId of this.termGroups.termsOf(placeGroup)) file(termId, id);
       for (const termId of this.familyTermsOf(id)) file(termId, id);
@@ -329,6 +349,12 @@ export class HostIndex {
    */
   async facets(query: HostQuery, requests: FacetRequest[]): Promise<FacetResult> {
     const parts = this.filters(query);
+    const slice =
+      parts.length === 0 ? Slice.All : parts.length === 1 && query.containsCve === true ? Slice.WithCve : undefined;
+    if (slice !== undefined && SliceCounts.answers(requests)) {
+      for (const part of parts) this.release(part);
+      return this.sliceCounts.facets(slice, requests);
+    }
     const matching = new Intersection(parts.length > 0 ? parts : [this.live]);
     try {
       return await countFacets(
@@ -383,6 +409,7 @@ export class HostIndex {
       if (name.startsWith('fp:') && this.postings.isLive(termId)) this.recordTerms.restoreIdentity(name.slice(3));
     }
     this.recordTerms.numberListsAbove(this.termGroups.highestKeyNumber);
+    await this.rebuildSliceCounts();
   }
 
   /** The IPv6 addresses as (id, four 32-bit words), in chunks: BigInt arithmetic is slow enough to slice. */
@@ -442,12 +469,13 @@ export class HostIndex {
     return (await this.postings.bitmapBytesYielding()) + this.columnBytes();
   }
 
-  /** Everything but the bitmaps: hostnames, term groups, columns. */
+  /** Everything but the bitmaps: hostnames, term groups, facet counts, columns. */
   private columnBytes(): number {
     return (
       this.hostnames.bytes() +
       this.termGroups.bytes +
       this.groupFacetValues.bytes +
+      this.sliceCounts.bytes +
       this.listGroup.bytes +
       this.placeGroup.bytes +
       this.observedAt.bytes +

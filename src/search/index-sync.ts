@@ -362,7 +362,7 @@ export class IndexSync {
       if (records.length < SCAN_BATCH) break;
       after = records[records.length - 1]!.id;
     }
-    index.endBulk();
+    await index.endBulk();
     this.memory = { bytes: index.memoryBytes(), at: Date.now() };
     this.index = index;
     this.appliedSeq = seq;

@@ -35,6 +35,8 @@ export class FacetTerms {
   private canonical = new Uint32Array(1024);
   private readonly values = new Map<number, string>();
   private readonly cpeTerms = new Map<string, number>();
+  /** Per field, the terms counted for its values (canonical ones), in the order learnt. */
+  private readonly counted: number[][] = FACET_FIELDS.map(() => []);
 
   constructor(private readonly postings: Postings) {}
 
@@ -49,6 +51,11 @@ export class FacetTerms {
   /** The term counted for this one (itself, except for a CPE named by several terms); after fieldOf. */
   canonicalOf(termId: number): number {
     return this.canonical[termId]!;
+  }
+
+  /** The terms counted for the values of the field (index in FACET_FIELDS) learnt so far. */
+  countedTermsOf(field: number): readonly number[] {
+    return this.counted[field]!;
   }
 
   /** The value a term of a facet field stands for; after fieldOf. */
@@ -68,6 +75,7 @@ export class FacetTerms {
         kind = FACET_FIELDS.indexOf(field) + 1;
         this.values.set(termId, value);
         this.canonical[termId] = field === 'cpe' ? this.cpeTermOf(value, termId) : termId;
+        if (this.canonical[termId] === termId) this.counted[kind - 1]!.push(termId);
       }
       break;
     }

@@ -1,9 +1,13 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { IndexEntry } from '../../core/host-record.js';
 import type { Fingerprint } from '../../core/observation.js';
 import { SeededRandom } from '../../ingest/demo/random.js';
 import { parseHostQuery, typedFilters } from '../../server/routes/target-intel/query.js';
 import { HostIndex } from '../host-index.js';
+import { readHostIndexSnapshot, writeHostIndexSnapshot } from '../snapshot/host-index-file.js';
 import { FACET_FIELDS, type FacetCounts, type FacetField, NUMERIC_FIELDS } from './fields.js';
 
 const HOUR_MS = 3_600_000;
@@ -37,6 +41,9 @@ const PLACES = [
   { asn: 'AS10', asName: 'Ten', countryCode: 'DE', country: 'germany' },
   { asn: 'AS10', asName: 'Ten (renamed)' },
 ];
+/** Every field, and the fields the counts kept per slice answer (term fields and ports). */
+const SLICE_FIELDS = FACET_FIELDS.filter((field) => field !== 'date_added' && field !== 'timestamp');
+const FIELD_SETS: FacetField[][] = [[...FACET_FIELDS], SLICE_FIELDS];
 const QUERIES: Array<Record<string, string>> = [
   {},
   { contains_cve: 'true' },
@@ -143,17 +150,17 @@ describe.each<[string, Spread]>([
     const random = new SeededRandom(seed);
     const index = new HostIndex();
     const current = new Map<number, IndexEntry>();
-    const expectNaiveCounts = async (params: Record<string, string>) => {
+    const expectNaiveCounts = async (params: Record<string, string>, fields = random.pick(FIELD_SETS)) => {
       const query = parseHostQuery(typedFilters(params));
       const ids = index.page(query, { sort: 'port', order: 'asc', offset: 0, limit: 1e6 }).ids;
       const entries = ids.map((id) => current.get(id)!);
       const top = random.int(1, 4);
       const result = await index.facets(
         query,
-        FACET_FIELDS.map((field) => ({ field, top })),
+        fields.map((field) => ({ field, top })),
       );
       expect(result.total).toBe(entries.length);
-      for (const field of FACET_FIELDS) {
+      for (const field of fields) {
         expect(result.counts.get(field), `${field} of ${JSON.stringify(params)}`).toEqual(naive(entries, field, top));
       }
     };
@@ -170,7 +177,76 @@ describe.each<[string, Spread]>([
       // Counting between changes: a group id released and reused must not keep its old values.
       if (step % spread.checkEvery === 0) await expectNaiveCounts(random.pick(QUERIES));
     }
-    for (const params of QUERIES) await expectNaiveCounts(params);
+    for (const params of QUERIES) for (const fields of FIELD_SETS) await expectNaiveCounts(params, fields);
+  });
+});
+
+describe('facet counts kept for every record and for the records with a CVE', () => {
+  const spread: Spread = { ports: [22, 80, 443], hours: 48, records: 400, steps: 1500, checkEvery: 1500 };
+  const expectSameCounts = async (index: HostIndex, entries: Map<number, IndexEntry>) => {
+    for (const params of [{}, { contains_cve: 'true' }] as Array<Record<string, string>>) {
+      const query = parseHostQuery(typedFilters(params));
+      const ids = index.page(query, { sort: 'port', order: 'asc', offset: 0, limit: 1e6 }).ids;
+      const matching = ids.map((id) => entries.get(id)!);
+      for (const top of [1, 2, 1000]) {
+        const result = await index.facets(
+          query,
+          SLICE_FIELDS.map((field) => ({ field, top })),
+        );
+        expect(result.total).toBe(matching.length);
+        for (const field of SLICE_FIELDS) {
+          expect(result.counts.get(field), `${field} of ${JSON.stringify(params)}`).toEqual(
+            naive(matching, field, top),
+          );
+        }
+      }
+    }
+  };
+  const churned = (seed: number) => {
+    const random = new SeededRandom(seed);
+    const index = new HostIndex();
+    const current = new Map<number, IndexEntry>();
+    for (let step = 1; step <= spread.steps; step++) {
+      const id = random.int(1, spread.records);
+      if (current.has(id) && random.next() < 0.2) {
+        index.remove(id, step);
+        current.delete(id);
+      } else {
+        const entry = randomEntry(random, id, spread);
+        index.upsert(entry, step);
+        current.set(id, entry);
+      }
+    }
+    return { index, current };
+  };
+
+  it('follow upserts and removals', async () => {
+    const { index, current } = churned(11);
+    await expectSameCounts(index, current);
+  });
+
+  it('are counted afresh after a bulk load', async () => {
+    const { current } = churned(12);
+    const index = new HostIndex();
+    index.beginBulk();
+    for (const entry of current.values()) index.upsert(entry, 1);
+    await index.endBulk();
+    await expectSameCounts(index, current);
+  });
+
+  it('are counted afresh from a snapshot', async () => {
+    const { index, current } = churned(13);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vulnscope-slices-'));
+    try {
+      const file = path.join(dir, 'index.snapshot');
+      const identity = { schema: 1, database: 'test' };
+      await writeHostIndexSnapshot(file, index, identity, 1);
+      const read = await readHostIndexSnapshot(file, identity);
+      if (!('index' in read)) throw new Error(read.rejected);
+      await expectSameCounts(read.index, current);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

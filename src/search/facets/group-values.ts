@@ -21,6 +21,8 @@ export class GroupFacetValues {
   private ends = new Uint32Array(1024);
   /** The generation of the group each run was made for (0: none): a reused group id has another. */
   private madeFor = new Float64Array(1024);
+  /** Per group, the fields (bit i: FACET_FIELDS[i]) it holds more than one value of. */
+  private several = new Uint16Array(1024);
 
   constructor(
     private readonly groups: TermGroups,
@@ -55,6 +57,11 @@ export class GroupFacetValues {
     return this.ends[group]!;
   }
 
+  /** The fields the group holds several values of, as bits (after prepare). */
+  severalOf(group: number): number {
+    return this.several[group]!;
+  }
+
   /** Counts the times every run was dropped: runs prepared before a change of it are gone. */
   get drops(): number {
     return this.dropped;
@@ -73,6 +80,8 @@ export class GroupFacetValues {
     this.ensureRoom(group, current.length);
     const start = this.used;
     let end = start;
+    let held = 0;
+    let several = 0;
     for (let i = 0; i < current.length; i++) {
       const field = this.terms.fieldOf(current[i]!);
       if (field < 0) continue;
@@ -82,7 +91,10 @@ export class GroupFacetValues {
       this.termIdsOf[end] = counted;
       this.fieldsOf[end] = field;
       end++;
+      several |= held & (1 << field);
+      held |= 1 << field;
     }
+    this.several[group] = several;
     this.used = end;
     this.starts[group] = start;
     this.ends[group] = end;
@@ -107,6 +119,7 @@ export class GroupFacetValues {
       this.starts = grown(this.starts, new Uint32Array(length));
       this.ends = grown(this.ends, new Uint32Array(length));
       this.madeFor = grown(this.madeFor, new Float64Array(length));
+      this.several = grown(this.several, new Uint16Array(length));
     }
     if (this.used + entries > this.termIdsOf.length) {
       const length = Math.max(this.used + entries, this.termIdsOf.length * 2);
@@ -116,7 +129,7 @@ export class GroupFacetValues {
   }
 }
 
-function grown<T extends Uint32Array | Uint8Array | Float64Array>(from: T, to: T): T {
+function grown<T extends Uint32Array | Uint16Array | Uint8Array | Float64Array>(from: T, to: T): T {
   to.set(from);
   return to;
 }
