@@ -112,6 +112,26 @@ function valuesOf(entry: IndexEntry, field: FacetField): Array<string | number> 
   return [...new Set(values.filter((value) => value !== undefined))];
 }
 
+/** One random change at `step`: a held record removed (with chance `removal`), or a record upserted. */
+function change(
+  random: SeededRandom,
+  index: HostIndex,
+  current: Map<number, IndexEntry>,
+  spread: Spread,
+  step: number,
+  removal: number,
+): void {
+  const id = random.int(1, spread.records);
+  if (current.has(id) && random.next() < removal) {
+    index.remove(id, step);
+    current.delete(id);
+  } else {
+    const entry = randomEntry(random, id, spread);
+    index.upsert(entry, step);
+    current.set(id, entry);
+  }
+}
+
 function naive(entries: IndexEntry[], field: FacetField, top: number): FacetCounts {
   const counts = new Map<string | number, number>();
   let missing = 0;
@@ -165,15 +185,7 @@ describe.each<[string, Spread]>([
       }
     };
     for (let step = 1; step <= spread.steps; step++) {
-      const id = random.int(1, spread.records);
-      if (current.has(id) && random.next() < 0.1) {
-        index.remove(id, step);
-        current.delete(id);
-      } else {
-        const entry = randomEntry(random, id, spread);
-        index.upsert(entry, step);
-        current.set(id, entry);
-      }
+      change(random, index, current, spread, step, 0.1);
       // Counting between changes: a group id released and reused must not keep its old values.
       if (step % spread.checkEvery === 0) await expectNaiveCounts(random.pick(QUERIES));
     }
@@ -206,17 +218,7 @@ describe('facet counts kept for every record and for the records with a CVE', ()
     const random = new SeededRandom(seed);
     const index = new HostIndex();
     const current = new Map<number, IndexEntry>();
-    for (let step = 1; step <= spread.steps; step++) {
-      const id = random.int(1, spread.records);
-      if (current.has(id) && random.next() < 0.2) {
-        index.remove(id, step);
-        current.delete(id);
-      } else {
-        const entry = randomEntry(random, id, spread);
-        index.upsert(entry, step);
-        current.set(id, entry);
-      }
-    }
+    for (let step = 1; step <= spread.steps; step++) change(random, index, current, spread, step, 0.2);
     return { index, current };
   };
 

@@ -55,5 +55,11 @@ export const LIST_FIELDS: ReadonlySet<FacetField> = new Set([
   'classifications',
 ]);
 
+/** LIST_FIELDS as bits of a field mask (bit i: FACET_FIELDS[i]). */
+export const LIST_FIELD_BITS = FACET_FIELDS.reduce(
+  (bits, field, at) => (LIST_FIELDS.has(field) ? bits | (1 << at) : bits),
+  0,
+);
+
 /** Ties in count are ordered by value: numerically for these fields, by character code for the others. */
 export const NUMERIC_FIELDS: ReadonlySet<FacetField> = new Set(['port', 'asn']);

@@ -1,5 +1,5 @@
 import type { Bitmap } from '../bitmap.js';
-import type { GrowableColumn } from '../columns.js';
+import { type GrowableColumn, uint32Column } from '../columns.js';
 import { Slicer } from '../slices.js';
 import type { FacetTerms } from './facet-terms.js';
 import {
@@ -8,10 +8,12 @@ import {
   type FacetField,
   type FacetRequest,
   type FacetResult,
+  LIST_FIELD_BITS,
   LIST_FIELDS,
   TERM_FIELDS,
 } from './fields.js';
 import type { GroupFacetValues } from './group-values.js';
+import type { TallyColumns } from './match-tally.js';
 import { topValues } from './top-values.js';
 
 /** The slices counted as records change: every record, and the records with at least one CVE. */
@@ -21,25 +23,11 @@ export enum Slice {
 }
 
 const CVE_FIELD = FACET_FIELDS.indexOf('cve');
-const LIST_FIELD_BITS = FACET_FIELDS.reduce((bits, field, at) => (LIST_FIELDS.has(field) ? bits | (1 << at) : bits), 0);
 const PORTS = 65_536;
 
-/** A Uint32Array that grows to hold any index it is given. */
-class Counts {
-  values = new Uint32Array(1024);
-
-  add(at: number, delta: number): void {
-    if (at >= this.values.length) {
-      const grown = new Uint32Array(Math.max(at + 1, Math.ceil(this.values.length * 1.5)));
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[at]! += delta;
-  }
-
-  get(at: number): number {
-    return this.values[at] ?? 0;
-  }
+/** Adds `delta` at `at` (Uint32 arithmetic: a count taken back never goes below zero). */
+function add(column: GrowableColumn<Uint32Array>, at: number, delta: number): void {
+  column.set(at, column.get(at) + delta);
 }
 
 /** Records counted between checks of the slice's clock. */
@@ -50,11 +38,7 @@ function tallyRecords(
   ids: Uint32Array,
   from: number,
   to: number,
-  columns: {
-    listGroup: GrowableColumn<Uint32Array>;
-    placeGroup: GrowableColumn<Uint32Array>;
-    port: GrowableColumn<Uint16Array>;
-  },
+  columns: TallyColumns,
   cveOf: Uint8Array,
   all: SliceTally,
   withCve: SliceTally,
@@ -86,11 +70,11 @@ function tallyRecords(
 class SliceTally {
   records = 0;
   /** Per term group, the slice's records holding it. */
-  readonly groups = new Counts();
+  readonly groups = uint32Column();
   /** Per counted term, the slice's records holding its value. */
-  readonly terms = new Counts();
+  readonly terms = uint32Column();
   /** Per counted term of a list field, the slice's records holding it as their only value of the field. */
-  readonly alone = new Counts();
+  readonly alone = uint32Column();
   /** Per field, the slice's records holding a value of it, and exactly one value of it. */
   readonly withValue = new Float64Array(FACET_FIELDS.length);
   readonly withOneValue = new Float64Array(FACET_FIELDS.length);
@@ -107,7 +91,7 @@ export interface SliceMember {
 /**
  * Facet counts of every record and of the records with a CVE, kept current as records come and go,
  * so facets over those slices — the first a dashboard asks for — read the counts instead of every
- * match: at 10M records a pass over 2.8M matches' columns alone could take 20 ms on a VM. A record
+ * match, whose columns take longer to read at millions of records than the whole count should. A record
  * adds its count to its groups and to each value its groups hold (the groups' facet runs), so an
  * upsert costs a few dozen increments.
  */
@@ -134,13 +118,14 @@ export class SliceCounts {
 
   /** Counts a record in (delta 1) or out (delta -1) of the slices it belongs to; its groups must be held. */
   apply({ listGroup, placeGroup, port }: SliceMember, delta: 1 | -1): void {
-    const withCve = this.holdsCve(listGroup);
-    for (const slice of withCve ? this.slices : [this.slices[Slice.All]!]) {
+    const slices = this.holdsCve(listGroup) ? this.slices.length : 1;
+    for (let which = 0; which < slices; which++) {
+      const slice = this.slices[which]!;
       slice.records += delta;
       slice.ports[port]! += delta;
-      for (const group of [listGroup, placeGroup]) {
+      for (const group of listGroup === 0 ? [placeGroup] : [listGroup, placeGroup]) {
         if (group === 0) continue;
-        slice.groups.add(group, delta);
+        add(slice.groups, group, delta);
         this.addValues(slice, group, delta);
       }
     }
@@ -151,21 +136,13 @@ export class SliceCounts {
    * slices: at 10M records this is seconds of work, and a loading server still answers its health
    * checks meanwhile.
    */
-  async rebuild(
-    live: Bitmap,
-    columns: {
-      listGroup: GrowableColumn<Uint32Array>;
-      placeGroup: GrowableColumn<Uint32Array>;
-      port: GrowableColumn<Uint16Array>;
-    },
-    groupLimit: number,
-  ): Promise<void> {
+  async rebuild(live: Bitmap, columns: TallyColumns, groupLimit: number): Promise<void> {
     const slicer = new Slicer();
     const all = new SliceTally();
     const withCve = new SliceTally();
     this.slices = [all, withCve];
-    all.groups.add(groupLimit, 0);
-    withCve.groups.add(groupLimit, 0);
+    all.groups.set(groupLimit, 0);
+    withCve.groups.set(groupLimit, 0);
     /** Per list group: 0 not yet known, 1 without a CVE, 2 with one. */
     const cveOf = new Uint8Array(groupLimit + 1);
     const ids = live.toUint32Array();
@@ -292,7 +269,7 @@ export class SliceCounts {
     for (let at = this.values.startOf(group), end = this.values.endOf(group); at < end; at++) {
       const field = fields[at]!;
       const term = termIds[at]!;
-      slice.terms.add(term, delta);
+      add(slice.terms, term, delta);
       const bit = 1 << field;
       repeated |= held & bit;
       held |= bit;
@@ -303,7 +280,7 @@ export class SliceCounts {
       slice.withValue[field]! += delta;
       if (((LIST_FIELD_BITS & ~repeated) >>> field) & 1) {
         slice.withOneValue[field]! += delta;
-        slice.alone.add(this.lastOf[field]!, delta);
+        add(slice.alone, this.lastOf[field]!, delta);
       }
     }
   }

@@ -2,7 +2,14 @@ import type { Slicer } from '../slices.js';
 import type { TermGroups } from '../term-groups.js';
 import type { FacetTerms } from './facet-terms.js';
 import type { GroupFacetValues } from './group-values.js';
-import { FACET_FIELDS, type FacetCounts, type FacetField, type FacetRequest, LIST_FIELDS } from './fields.js';
+import {
+  FACET_FIELDS,
+  type FacetCounts,
+  type FacetField,
+  type FacetRequest,
+  LIST_FIELD_BITS,
+  LIST_FIELDS,
+} from './fields.js';
 import { scratchArrays, zeroedArrays as zeroed } from './scratch.js';
 import { topValues } from './top-values.js';
 
@@ -126,8 +133,6 @@ function byField(seen: IdList, fieldOf: Uint32Array, sorted: Uint32Array): Uint3
 
 /** Groups worked through between checks of the slice's clock. */
 const GROUP_STEP = 4096;
-/** The list fields as bits of a field mask (bit i: FACET_FIELDS[i]). */
-const LIST_FIELD_BITS = FACET_FIELDS.reduce((bits, field, at) => (LIST_FIELDS.has(field) ? bits | (1 << at) : bits), 0);
 
 /**
  * Adds each held group's record count to each value it holds (once per distinct value: several
