@@ -150,12 +150,15 @@ export interface NameLookup {
   familyEndKey?: string;
 }
 
+/** The lookup of every version of the name's product: its identity, no version keys. */
+export const productLookupOf = (name: Wfn): NameLookup => ({
+  part: keyValue(name.part),
+  vendor: keyValue(name.vendor),
+  product: keyValue(name.product),
+});
+
 export function nameLookupOf(name: Wfn): NameLookup {
-  const lookup: NameLookup = {
-    part: keyValue(name.part),
-    vendor: keyValue(name.vendor),
-    product: keyValue(name.product),
-  };
+  const lookup = productLookupOf(name);
   if (!isConcrete(name.version)) return lookup;
   const raw = versionSortKey(unquoteWfnValue(name.version));
   const foldedVersion = versionOfWfn(name);

@@ -1,15 +1,16 @@
 /**
- * CVE 5 `versions` lists seen from one product. A list whose entries are all single releases or
- * ranges in the vendor order (no scheme of their own, every bound readable, no `changes`) can
- * contain a version only inside the span of sort keys its entries cover, so a matcher can find
- * the CVEs a name's version falls into by key lookups, and confirm each with the status algorithm
- * (evaluate.ts stays the definition; the matcher property tests compare the two).
+ * CVE 5 `versions` lists seen from one product. A list whose `affected` entries are all single
+ * releases or ranges in the vendor order (no scheme of their own, every bound readable, no
+ * `changes`) can confirm a version only inside the span of sort keys those entries cover, so a
+ * matcher can find the CVEs a name's version falls into by key lookups, and confirm each with the
+ * status algorithm (evaluate.ts stays the definition; the matcher property tests compare the two).
  */
 import { ANY, NA, type Wfn } from '../cpe.js';
 import { parseCached } from '../advisory/cpe-match.js';
 import { isGraphVersionType, isKnownVersionType } from '../version/compare.js';
 import type { Cve5VersionEntry } from '../version/cve5-affected.js';
 import { plainVersion } from '../version/cve5-single-index.js';
+import { asStatus } from '../version/cve5-outcome.js';
 import { looksLikeRangeText, parseLenientConstraints } from '../version/lenient.js';
 import { parseLineBound } from '../version/line-bound.js';
 import { isAllVersions, isPlaceholderVersion } from '../version/placeholders.js';
@@ -34,13 +35,21 @@ export interface KeyedList {
 const readableKey = (text: string): string | undefined =>
   /[<>=,;|]/.test(text) || !isComparableVendorVersion(text) ? undefined : versionSortKey(text);
 
-/** The span of one entry, or undefined when the vendor order cannot place it. */
-function spanOf(entry: Cve5VersionEntry): { span: KeySpan; text?: string } | undefined {
+/**
+ * Where one entry can make a version affected: a span, a single release's text, both or neither
+ * (`{}`), or undefined when the vendor order cannot place it. The status algorithm (cve5-affected.ts)
+ * confirms a version only through an `affected` entry it is certainly inside, or the default;
+ * so entries of another status, commit ranges and placeholders, never certainly holding a
+ * release, need no place.
+ */
+function placeOf(entry: Cve5VersionEntry): { span?: KeySpan; text?: string } | undefined {
   if ((entry.changes ?? []).length > 0) return undefined;
+  if (asStatus(entry.status) !== 'affected') return {};
   const type = entry.versionType?.trim().toLowerCase();
-  if (type && (isKnownVersionType(type) || isGraphVersionType(type))) return undefined;
+  const graph = type !== undefined && isGraphVersionType(type);
+  if (type && !graph && isKnownVersionType(type)) return undefined;
   if (entry.lessThan !== undefined || entry.lessThanOrEqual !== undefined) {
-    if (entry.lessThan !== undefined && entry.lessThanOrEqual !== undefined) return undefined;
+    if (graph || (entry.lessThan !== undefined && entry.lessThanOrEqual !== undefined)) return {};
     const span: KeySpan = {};
     const low = (entry.version ?? '').trim();
     if (!(low === '0' || isPlaceholderVersion(low) || isAllVersions(low))) {
@@ -55,11 +64,15 @@ function spanOf(entry: Cve5VersionEntry): { span: KeySpan; text?: string } | und
     }
     return { span };
   }
+  // The order of singleMembership's own checks.
   const text = entry.version;
-  if (text === undefined) return undefined;
+  if (text === undefined) return {};
   if (isAllVersions(text)) return { span: {} };
-  if (isPlaceholderVersion(text) || parseLineBound(text) || parseLenientConstraints(text) || looksLikeRangeText(text))
-    return undefined;
+  if (isPlaceholderVersion(text)) return {};
+  if (parseLineBound(text) || parseLenientConstraints(text)) return undefined;
+  if (looksLikeRangeText(text)) return {};
+  // A commit, or a text no order can place, holds only the release written the same way.
+  if (graph || !isComparableVendorVersion(text)) return { text: plainVersion(text) };
   const key = readableKey(text);
   return key === undefined ? undefined : { span: { start: key, end: key }, text: plainVersion(text) };
 }
@@ -69,17 +82,18 @@ const keyedCache = new WeakMap<AffectedCpes, KeyedList | null>();
 function keyedList(entry: AffectedCpes): KeyedList | undefined {
   let keyed = keyedCache.get(entry);
   if (keyed === undefined) {
-    keyed = { entry, spans: [], texts: [] };
-    for (const version of entry.versions ?? []) {
-      const placed = spanOf(version);
+    const versions = entry.versions ?? [];
+    // Without versions, the entry's CPE versions decide: only a full evaluation can tell.
+    keyed = versions.length === 0 ? null : { entry, spans: [], texts: [] };
+    for (const version of versions) {
+      const placed = placeOf(version);
       if (!placed) {
         keyed = null;
         break;
       }
-      keyed.spans.push(placed.span);
-      if (placed.text !== undefined) keyed.texts.push(placed.text);
+      if (placed.span) keyed!.spans.push(placed.span);
+      if (placed.text !== undefined) keyed!.texts.push(placed.text);
     }
-    if (keyed && keyed.spans.length === 0) keyed = null;
     keyedCache.set(entry, keyed);
   }
   return keyed ?? undefined;
@@ -114,15 +128,16 @@ function onlyCommitRanges(entry: AffectedCpes): boolean {
 export function keyedListsFor(app: CveApplicability, name: Wfn): KeyedList[] | undefined {
   const versioned = isConcrete(name.version);
   const lists: KeyedList[] = [];
+  const related = entriesNaming(app, name.product);
   for (const statement of app.statements) {
     if (statement.configurations.length > 0) return undefined;
     for (const entry of statement.affected) {
+      if (related !== undefined && !related.has(entry)) continue;
       // `platforms` leave every match of the entry possible, never confirmed.
       if ((entry.platforms ?? []).length > 0) continue;
       let relates = false;
-      for (const cpe of entry.cpes) {
-        const wfn = parseCached(cpe);
-        if (!wfn || !identityCovers(wfn, name)) continue;
+      for (const wfn of cpeShapesOf(entry)) {
+        if (!identityCovers(wfn, name)) continue;
         // A not-applicable version never relates to a name with a concrete one (name-match.ts).
         if (wfn.version === NA && versioned) continue;
         if (!extrasAreAny(wfn) || !(wfn.version === ANY || isConcrete(wfn.version))) return undefined;
@@ -135,4 +150,69 @@ export function keyedListsFor(app: CveApplicability, name: Wfn): KeyedList[] | u
     }
   }
   return lists;
+}
+
+const PLAIN = /^[a-z0-9_]+$/;
+
+/** Per CVE: its entries by the plain products their CPEs name, and those with a CPE of another product value. */
+const entriesByProduct = new WeakMap<
+  CveApplicability,
+  { plain: Map<string, Set<AffectedCpes>>; open: AffectedCpes[] }
+>();
+
+/**
+ * The entries with a CPE that may name `product` (a CVE lists tens of products, each asked
+ * about): two different plain values never cover each other (compareAttribute). Undefined when
+ * the name's product is not a plain value.
+ */
+function entriesNaming(app: CveApplicability, product: string): ReadonlySet<AffectedCpes> | undefined {
+  const wanted = product.toLowerCase();
+  if (!PLAIN.test(wanted)) return undefined;
+  let index = entriesByProduct.get(app);
+  if (!index) {
+    index = { plain: new Map(), open: [] };
+    for (const statement of app.statements)
+      for (const entry of statement.affected)
+        for (const cpe of entry.cpes) {
+          const value = parseCached(cpe)?.product.toLowerCase();
+          if (value === undefined) continue;
+          if (!PLAIN.test(value)) index.open.push(entry);
+          else {
+            const entries = index.plain.get(value);
+            if (entries) entries.add(entry);
+            else index.plain.set(value, new Set([entry]));
+          }
+        }
+    entriesByProduct.set(app, index);
+  }
+  const named = index.plain.get(wanted);
+  if (index.open.length === 0) return named ?? NO_ENTRIES;
+  return new Set([...(named ?? []), ...index.open]);
+}
+
+const NO_ENTRIES: ReadonlySet<AffectedCpes> = new Set();
+
+const shapesCache = new WeakMap<AffectedCpes, Wfn[]>();
+
+/**
+ * An entry's CPEs, one per identity, version kind and extras (all keyedListsFor reads): vendors
+ * list one product under hundreds of CPEs that differ only in version.
+ */
+function cpeShapesOf(entry: AffectedCpes): Wfn[] {
+  let shapes = shapesCache.get(entry);
+  if (!shapes) {
+    const seen = new Set<string>();
+    shapes = [];
+    for (const cpe of entry.cpes) {
+      const wfn = parseCached(cpe);
+      if (!wfn) continue;
+      const version = wfn.version === ANY || wfn.version === NA ? wfn.version : isConcrete(wfn.version) ? 'v' : 'p';
+      const key = `${wfn.part}\u0000${wfn.vendor}\u0000${wfn.product}\u0000${version}\u0000${extrasAreAny(wfn)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      shapes.push(wfn);
+    }
+    shapesCache.set(entry, shapes);
+  }
+  return shapes;
 }

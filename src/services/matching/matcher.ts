@@ -18,7 +18,7 @@ import {
   productsOf,
 } from '../../core/applicability/confirmed.js';
 import { evaluateApplicability, standsAlone } from '../../core/applicability/evaluate.js';
-import { hostLookupOf, productKeyOf, type NameLookup } from '../../core/applicability/index-keys.js';
+import { hostLookupOf, productKeyOf, productLookupOf, type NameLookup } from '../../core/applicability/index-keys.js';
 import type { ContextCpe, CveApplicability, CveEvidence } from '../../core/applicability/types.js';
 import type { ContextMatch, CveMatcher, MatchContext } from '../../core/matching.js';
 import { takeTurn } from '../../search/loop-turns.js';
@@ -128,10 +128,11 @@ function renamed(wfn: Wfn, productKey: string): Wfn | undefined {
   }
 }
 
+const hasConcreteIdentity = (wfn: Wfn) => wfn.part !== ANY && wfn.vendor !== ANY && wfn.product !== ANY;
+
 /** The lookup of a context name; names with ANY part, vendor or product are not looked up. */
 export function candidateNameOf(wfn: Wfn): CandidateName | undefined {
-  if (wfn.part === ANY || wfn.vendor === ANY || wfn.product === ANY) return undefined;
-  return hostLookupOf(wfn);
+  return hasConcreteIdentity(wfn) ? hostLookupOf(wfn) : undefined;
 }
 
 const nameKey = (name: CandidateName) =>
@@ -277,16 +278,29 @@ export class KnowledgeMatcher implements CveMatcher {
     const key = input.alias ?? input.cpe;
     const known = this.nameConfirmations.get(key);
     if (known) return known;
-    const name = candidateNameOf(input.wfn);
     let result = NOTHING_CONFIRMED;
-    if (name) {
+    if (hasConcreteIdentity(input.wfn)) {
       const split = await this.source.confirmations?.(input.wfn, key, this.generation);
-      const confirmed = split ? [...split.confirmed] : [];
-      const evaluate = split ? split.evaluate : [...(await this.candidatesOf(name))].sort();
+      const confirmed: string[] = [];
+      let evaluate: CveApplicability[];
+      if (split) {
+        const listed = await this.versionLists.split(input.wfn, await this.applicabilityOf(split.evaluate));
+        confirmed.push(...split.confirmed, ...listed.confirmed);
+        evaluate = listed.evaluate;
+      } else {
+        const listed = await this.versionLists.confirmedByLists(input.wfn, async () =>
+          this.applicabilityOf(await this.candidatesOf(productLookupOf(input.wfn))),
+        );
+        confirmed.push(...listed.confirmed);
+        evaluate =
+          listed.undecided.size === 0
+            ? []
+            : await this.applicabilityOf(
+                (await this.candidatesOf(hostLookupOf(input.wfn))).filter((id) => listed.undecided.has(id)),
+              );
+      }
       const conditional: Conditional[] = [];
-      const listed = await this.versionLists.split(input.wfn, await this.applicabilityOf(evaluate));
-      confirmed.push(...listed.confirmed);
-      for (const app of listed.evaluate) {
+      for (const app of evaluate) {
         if (!standsAlone(app)) conditional.push({ app });
         else if (confirmedByMarks(app, [marksOf(app, input)])) confirmed.push(app.cveId);
       }

@@ -23,15 +23,27 @@ interface Listed {
 
 class ProductLists {
   /** CVE → whether its lists decide it for this product. */
-  readonly decided = new Map<string, boolean>();
-  readonly listed: Listed[] = [];
-  readonly intervals: KeyInterval[] = [];
-  readonly byText = new Map<string, number[]>();
+  private readonly decided = new Map<string, boolean>();
+  private readonly listed: Listed[] = [];
+  private readonly intervals: KeyInterval[] = [];
+  private readonly byText = new Map<string, number[]>();
   /** Lists whose `defaultStatus` is affected: a version outside every entry is affected. */
-  readonly byDefault: number[] = [];
+  private readonly byDefault: number[] = [];
   private stabbing: IntervalStabbing | undefined;
+  /** Once every CVE of the product was learned: those its lists cannot decide. */
+  undecided: ReadonlySet<string> | undefined;
 
-  add(cve: string, lists: KeyedList[]): void {
+  /** Whether the CVE's lists decide names of this product (worked out once per CVE). */
+  learn(app: CveApplicability, name: Wfn): boolean {
+    const known = this.decided.get(app.cveId);
+    if (known !== undefined) return known;
+    const lists = keyedListsFor(app, name);
+    this.decided.set(app.cveId, lists !== undefined);
+    if (lists) this.add(app.cveId, lists);
+    return lists !== undefined;
+  }
+
+  private add(cve: string, lists: KeyedList[]): void {
     for (const list of lists) {
       const value = this.listed.length;
       this.listed.push({ cve, list });
@@ -53,8 +65,20 @@ class ProductLists {
     this.stabbing = undefined;
   }
 
+  /** The CVEs (of those `wanted` accepts) whose lists confirm the name: its version's candidates, each checked by the status algorithm. */
+  async confirmedOf(name: Wfn, wanted: (cve: string) => boolean = () => true): Promise<string[]> {
+    const version = versionOfWfn(name);
+    if (version === undefined || this.listed.length === 0) return [];
+    const confirmed = new Set<string>();
+    for (const value of await this.candidates(version)) {
+      const { cve, list } = this.listed[value]!;
+      if (!confirmed.has(cve) && wanted(cve) && versionsConfirm(list.entry, name, HOST)) confirmed.add(cve);
+    }
+    return [...confirmed];
+  }
+
   /** The lists that can hold `version`. */
-  async candidates(version: string): Promise<Set<number>> {
+  private async candidates(version: string): Promise<Set<number>> {
     const found = new Set<number>([...(this.byText.get(plainVersion(version)) ?? []), ...this.byDefault]);
     const key = versionSortKey(version);
     if (key !== undefined && this.intervals.length > 0) {
@@ -77,36 +101,46 @@ export class VersionLists {
 
   /** Of `apps` (CVEs that can concern `name`), the confirmed ones their version lists decide, and the rest to evaluate. */
   async split(name: Wfn, apps: CveApplicability[]): Promise<{ confirmed: string[]; evaluate: CveApplicability[] }> {
+    const product = this.productOf(name);
+    const evaluate: CveApplicability[] = [];
+    const decided = new Set<string>();
+    for (const app of apps) {
+      if (product.learn(app, name)) decided.add(app.cveId);
+      else evaluate.push(app);
+    }
+    if (decided.size === 0) return { confirmed: [], evaluate };
+    return { confirmed: await product.confirmedOf(name, (cve) => decided.has(cve)), evaluate };
+  }
+
+  /**
+   * Of every CVE of the name's product (`all`, read once per product), the confirmed ones their
+   * version lists decide, found from the name's version alone, and the CVEs the lists cannot
+   * decide: a name's cost then follows the CVEs near its version, not those of its product.
+   */
+  async confirmedByLists(
+    name: Wfn,
+    all: () => Promise<CveApplicability[]>,
+  ): Promise<{ confirmed: string[]; undecided: ReadonlySet<string> }> {
+    const product = this.productOf(name);
+    if (product.undecided === undefined) {
+      const undecided = new Set<string>();
+      for (const app of await all()) if (!product.learn(app, name)) undecided.add(app.cveId);
+      product.undecided = undecided;
+    }
+    return { confirmed: await product.confirmedOf(name), undecided: product.undecided };
+  }
+
+  clear(): void {
+    this.products.clear();
+  }
+
+  private productOf(name: Wfn): ProductLists {
     const identity = identityOf(name);
     let product = this.products.get(identity);
     if (!product) {
       product = new ProductLists();
       this.products.set(identity, product);
     }
-    const evaluate: CveApplicability[] = [];
-    const decided = new Set<string>();
-    for (const app of apps) {
-      let known = product.decided.get(app.cveId);
-      if (known === undefined) {
-        const lists = keyedListsFor(app, name);
-        known = lists !== undefined;
-        product.decided.set(app.cveId, known);
-        if (lists) product.add(app.cveId, lists);
-      }
-      if (known) decided.add(app.cveId);
-      else evaluate.push(app);
-    }
-    const version = versionOfWfn(name);
-    if (decided.size === 0 || version === undefined) return { confirmed: [], evaluate };
-    const confirmed = new Set<string>();
-    for (const value of await product.candidates(version)) {
-      const { cve, list } = product.listed[value]!;
-      if (!confirmed.has(cve) && decided.has(cve) && versionsConfirm(list.entry, name, HOST)) confirmed.add(cve);
-    }
-    return { confirmed: [...confirmed], evaluate };
-  }
-
-  clear(): void {
-    this.products.clear();
+    return product;
   }
 }

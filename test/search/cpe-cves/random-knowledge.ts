@@ -105,11 +105,21 @@ const cpeMatch: fc.Arbitrary<CpeMatchCriterion> = fc
 const versionEntry = fc
   .record(
     {
-      version: pick([...VERSIONS, '0']),
-      status: pick(['affected', 'affected', 'unaffected']),
+      // Placeholders, "every version", release lines and range texts as real records write them.
+      version: fc.oneof(
+        { weight: 12, arbitrary: pick([...VERSIONS, '0']) },
+        {
+          weight: 1,
+          arbitrary: pick(['n/a', 'unspecified', '-', 'all versions', '2.x', '7.4.*', '< 2.0', '1.x < 2.0']),
+        },
+      ),
+      status: pick(['affected', 'affected', 'unaffected', 'unknown']),
       versionType: pick(['semver', 'custom', 'git']),
       lessThan: pick([...VERSIONS, '*']),
-      lessThanOrEqual: pick(VERSIONS),
+      lessThanOrEqual: fc.oneof(
+        { weight: 6, arbitrary: pick(VERSIONS) },
+        { weight: 1, arbitrary: pick(['2.0.*', '7.x']) },
+      ),
     },
     { requiredKeys: ['version', 'status'] },
   )
@@ -142,6 +152,7 @@ const releaseList: fc.Arbitrary<AffectedCpes> = fc
           version: fc.oneof(
             { weight: 30, arbitrary: pick(VERSIONS.filter((v) => v !== 'abc')) },
             { weight: 1, arbitrary: fc.constant('abc') },
+            { weight: 1, arbitrary: fc.constant('n/a') },
           ),
           status: pick(['affected', 'affected', 'unaffected', 'unknown']),
           versionType: pick(['custom']),
