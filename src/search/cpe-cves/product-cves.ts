@@ -15,6 +15,7 @@ import { CveJsonTable, type CveList, tableList } from './cve-list.js';
 import { fastCriterionOf, type FastCriterion } from './fast-criteria.js';
 import { IntervalStabbing, type KeyInterval } from './interval-stabbing.js';
 import { mayCover, slowCriteriaOf, type SlowCriterion } from './slow-criteria.js';
+import { SlowCriteriaIndex } from './slow-index.js';
 import type { Slicer } from '../slices.js';
 import { nextFamily } from '../../core/version/family.js';
 import { versionOfWfn } from '../../core/version/cpe-version.js';
@@ -57,6 +58,8 @@ export class ProductCves {
     private readonly vulnerable: KeyedCriteria,
     private readonly other: KeyedCriteria,
     private readonly slow: SlowCriterion[],
+    /** The slow criteria by their rows' version keys (undefined when there are none). */
+    private readonly slowIndex: SlowCriteriaIndex | undefined,
     /**
      * The bound keys of the vulnerable key-decided ranges, sorted, for host matching's family
      * check: `atStart` holds those that cut a family they equal the start of (`<= 4.0`, `> 4.0`).
@@ -118,6 +121,7 @@ export class ProductCves {
       if (range.end !== undefined) note(range.endInclusive ? atStart : inside, range.end, range.value);
     }
     const vulnerableBounds = { inside: sortedBounds(inside), atStart: sortedBounds(atStart) };
+    const slowIndex = slow.length === 0 ? undefined : await SlowCriteriaIndex.build(slow, pause);
     const vulnerable = await buildKeyed(builders.vulnerable, cveIds.length, pause);
     const other = await buildKeyed(builders.other, cveIds.length, pause);
     return new ProductCves(
@@ -126,6 +130,7 @@ export class ProductCves {
       vulnerable,
       other,
       slow,
+      slowIndex,
       vulnerableBounds,
       { flags: decided, unknown: [...undecided].sort() },
       rows.length,
@@ -246,11 +251,13 @@ export class ProductCves {
     const known = this.remembered.get(cpe);
     if (known) return known;
     const result = { vulnerable: [] as number[], other: [] as number[] };
-    for (let i = 0; i < this.slow.length; i++) {
+    const candidates = this.slowIndex?.candidatesOf(lookup);
+    const count = candidates?.length ?? this.slow.length;
+    for (let n = 0; n < count; n++) {
       // CVE 5 version lists can be long: a product with thousands of them is evaluated in slices.
-      if ((i & 255) === 255) await slicer.yieldIfDue();
-      const criterion = this.slow[i]!;
-      if (!mayCover(criterion, lookup) || !criterion.covers(name)) continue;
+      if ((n & 255) === 255) await slicer.yieldIfDue();
+      const criterion = this.slow[candidates ? candidates[n]! : n]!;
+      if (!(candidates || mayCover(criterion, lookup)) || !criterion.covers(name)) continue;
       (criterion.vulnerable ? result.vulnerable : result.other).push(criterion.cve);
     }
     if (this.remembered.size >= REMEMBERED_NAMES) this.remembered.delete(this.remembered.keys().next().value!);

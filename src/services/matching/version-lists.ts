@@ -13,13 +13,16 @@ import type { Wfn } from '../../core/cpe.js';
 import { plainVersion } from '../../core/version/cve5-single-index.js';
 import { versionOfWfn } from '../../core/version/cpe-version.js';
 import { versionSortKey } from '../../core/version/sort-key.js';
-import { IntervalStabbing, type KeyInterval } from '../../search/cpe-cves/interval-stabbing.js';
+import { IntervalStabbing, intervalContains, type KeyInterval } from '../../search/cpe-cves/interval-stabbing.js';
 import { LruCache } from '../../core/lru.js';
 
 interface Listed {
   cve: string;
   list: KeyedList;
 }
+
+/** Below this many spans a product's lists are scanned: most products have a handful, and a stabbing structure costs more to build than it saves. */
+const SCANNED_INTERVALS = 64;
 
 class ProductLists {
   /** CVE → whether its lists decide it for this product. */
@@ -81,7 +84,10 @@ class ProductLists {
   private async candidates(version: string): Promise<Set<number>> {
     const found = new Set<number>([...(this.byText.get(plainVersion(version)) ?? []), ...this.byDefault]);
     const key = versionSortKey(version);
-    if (key !== undefined && this.intervals.length > 0) {
+    if (key === undefined || this.intervals.length === 0) return found;
+    if (this.intervals.length <= SCANNED_INTERVALS) {
+      for (const interval of this.intervals) if (intervalContains(interval, key)) found.add(interval.value);
+    } else {
       this.stabbing ??= await IntervalStabbing.build(this.intervals, this.listed.length);
       const { covering, extra } = this.stabbing.stab(key);
       for (const value of covering) found.add(value);
