@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confirmedCves, evaluateMany } from '../../src/core/applicability/evaluate.js';
-import type { ContextCpe, CveApplicability, CveEvidence } from '../../src/core/applicability/types.js';
+import type { AffectedCpes, ContextCpe, CveApplicability, CveEvidence } from '../../src/core/applicability/types.js';
 import { parseCpe } from '../../src/core/cpe.js';
 import type { MatchContext } from '../../src/core/matching.js';
 import { KnowledgeMatcher } from '../../src/services/matching/matcher.js';
@@ -81,7 +81,7 @@ describe.each(engineCases())('the knowledge matcher against the rules on every C
 
   it('explains with the same evidence as the rules on every CVE', async () => {
     // Every id a run can write (at most 12 CVEs), so nothing from an earlier run or test stays.
-    const everyId = Array.from({ length: 12 }, (_, i) => cveId(i));
+    const everyId = Array.from({ length: 20 }, (_, i) => cveId(i));
     let rows = 0;
     const runs = engine.name === 'sqlite' ? 100 : 40;
     await fc.assert(
@@ -103,4 +103,35 @@ describe.each(engineCases())('the knowledge matcher against the rules on every C
     // The comparison is not of empty lists.
     expect(rows).toBeGreaterThan(runs);
   }, 300_000);
+
+  it('confirms CVE 5 entries without versions by their CPEs’ versions, updates folded in or not', async () => {
+    const widget = (version: string, update = '*') => `cpe:2.3:a:acme:widget:${version}:${update}:*:*:*:*:*:*`;
+    const entries: Array<[string, string]> = [
+      [widget('7.4', 'p1'), 'affected'],
+      [widget('7.4p1'), 'unknown'],
+      [widget('7.4'), 'unaffected'],
+      [widget('*'), 'affected'],
+      [widget('*'), 'unknown'],
+      [widget('2.0'), 'affected'],
+    ];
+    const cna = (entry: AffectedCpes): Omit<CveApplicability, 'cveId'> => ({
+      origin: 'mitre-cvelist-v5',
+      statements: [{ source: 'cna', configurations: [], affected: [entry] }],
+    });
+    // Enough CVEs with version lists that the product is matched through them, not prepared for NVD-style hits.
+    const lists = ['1.0', '1.1', '1.2', '2.0', '2.1', '3.0', '3.1', '5', '6', '7.4', '7.4p1', '9'].map((version) =>
+      cna({ cpes: [widget('*')], versions: [{ version, status: 'affected' }] }),
+    );
+    const drawn = [...entries.map(([cpe, defaultStatus]) => cna({ cpes: [cpe], defaultStatus })), ...lists];
+    await storage.knowledge.remove(Array.from({ length: 20 }, (_, i) => cveId(i)));
+    await storage.knowledge.replace(drawn.map((app, i) => writeOf(cveId(i), app)));
+    const apps = drawn.map((app, i) => ({ cveId: cveId(i), ...app }));
+    const contexts = ['7.4p1', '7.4', '2.0', '2.0.0', '3.1'].flatMap((version) =>
+      ['*', 'p1', '-'].map((update): MatchContext => ({ fingerprintCpes: [widget(version, update)], osCpes: [] })),
+    );
+    const expected = contexts.map((c) => reference(apps, c));
+    expect(expected.filter((cves) => cves.length > 1).length).toBeGreaterThan(3);
+    const matcher = new KnowledgeMatcher(storageKnowledgeSource(storage), { evidence: false });
+    expect((await matcher.matchAll(contexts)).map((m) => m.confirmed)).toEqual(expected);
+  });
 });

@@ -98,10 +98,61 @@ describe('keyedListsFor places each versions entry', () => {
       [affected({ version: '1.2.0', lessThan: '1.2.96', changes: [{ at: '1.2.5', status: 'unaffected' }] })],
       'evaluated',
     ],
-    ['no versions (the CPE versions decide): evaluated', [], 'evaluated'],
   ];
   it.each(cases)('%s', (_, versions, expected) => {
     expect(listFor(versions)).toEqual(expected);
+  });
+
+  const widget = (version: string, update = '*') => `cpe:2.3:a:acme:widget:${version}:${update}:*:*:*:*:*:*`;
+  const versionless: Array<[string, Partial<AffectedCpes>, ReturnType<typeof listFor>]> = [
+    [
+      'a CPE of every version, affected by default: everywhere',
+      { defaultStatus: 'affected' },
+      [{ spans: [{}], texts: [] }],
+    ],
+    [
+      'a CPE of every version, not affected by default: nowhere',
+      { defaultStatus: 'unknown' },
+      [{ spans: [], texts: [] }],
+    ],
+    [
+      'a CPE of one version: at that version',
+      { cpes: [widget('2.1')] },
+      [{ spans: [{ start: key('2.1'), end: key('2.1') }], texts: [] }],
+    ],
+    [
+      'a CPE with an update: at its version and with the update folded in',
+      { cpes: [widget('7.4', 'p1')] },
+      [
+        {
+          spans: [
+            { start: key('7.4'), end: key('7.4') },
+            { start: key('7.4p1'), end: key('7.4p1') },
+          ],
+          texts: [],
+        },
+      ],
+    ],
+    [
+      'a CPE of another product: nowhere',
+      { cpes: [widget('2.1'), 'cpe:2.3:a:acme:gadget:2.1:*:*:*:*:*:*:*'] },
+      [{ spans: [{ start: key('2.1'), end: key('2.1') }], texts: [] }],
+    ],
+    ['a CPE version with a pattern: evaluated', { cpes: [widget('2.*')] }, 'evaluated'],
+  ];
+  it.each(versionless)('without versions, %s', (_, entry, expected) => {
+    expect(listFor([], entry)).toEqual(expected);
+  });
+
+  it('evaluates an entry without versions for a name without a concrete version', () => {
+    const app: CveApplicability = {
+      cveId: 'CVE-2024-0003',
+      origin: 'mitre-cvelist-v5',
+      statements: [
+        { source: 'cna', configurations: [], affected: [{ cpes: [widget('*')], defaultStatus: 'affected' }] },
+      ],
+    };
+    expect(keyedListsFor(app, parseCpe(widget('*')))).toBeUndefined();
   });
 
   it('leaves out the entries of other products and gives lists only for the name’s', () => {

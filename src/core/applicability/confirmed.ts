@@ -107,6 +107,10 @@ function affectedConfirms(entry: AffectedCpes, input: ContextCpe): boolean {
   return false;
 }
 
+/** Whether a CVE 5 affected entry confirms a fingerprint name by itself (what its slot-0 mark says). */
+export const entryConfirms = (entry: AffectedCpes, name: Wfn): boolean =>
+  affectedConfirms(entry, { cpe: '', wfn: name, role: 'fingerprint' });
+
 /** The marks of one context name on a CVE. */
 export function marksOf(app: CveApplicability, input: ContextCpe): Marks {
   const criteria = criteriaOf(app);

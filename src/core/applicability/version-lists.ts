@@ -4,8 +4,10 @@
  * `changes`) can confirm a version only inside the span of sort keys those entries cover, so a
  * matcher can find the CVEs a name's version falls into by key lookups, and confirm each with the
  * status algorithm (evaluate.ts stays the definition; the matcher property tests compare the two).
+ * An entry without `versions` is found by its CPEs' own versions and confirmed by relating it whole.
  */
-import { ANY, NA, type Wfn } from '../cpe.js';
+import { ANY, NA, unquoteWfnValue, type Wfn } from '../cpe.js';
+import { versionOfWfn } from '../version/cpe-version.js';
 import { parseCached } from '../advisory/cpe-match.js';
 import { isGraphVersionType, isKnownVersionType } from '../version/compare.js';
 import type { Cve5VersionEntry } from '../version/cve5-affected.js';
@@ -30,6 +32,8 @@ export interface KeyedList {
   entry: AffectedCpes;
   spans: KeySpan[];
   texts: string[];
+  /** The entry has no `versions`: its CPEs' own versions decide, checked by relating the whole entry. */
+  byCpeVersions?: true;
 }
 
 const readableKey = (text: string): string | undefined =>
@@ -122,7 +126,8 @@ function onlyCommitRanges(entry: AffectedCpes): boolean {
  * For names with the identity (part, vendor, product) of `name`, and a concrete version when
  * `name` has one: the keyed lists through which the CVE can confirm one, or undefined when only a
  * full evaluation can tell (a configuration, an entry CPE with other attributes or a pattern
- * version, an NA version for a name without a concrete one, a list the vendor order cannot place).
+ * version, an NA version or an entry without versions for a name without a concrete one, a list
+ * the vendor order cannot place, a CPE version without a sort key).
  * Entries that cannot confirm a release (commit ranges alone, `platforms`) are left out.
  */
 export function keyedListsFor(app: CveApplicability, name: Wfn): KeyedList[] | undefined {
@@ -144,12 +149,38 @@ export function keyedListsFor(app: CveApplicability, name: Wfn): KeyedList[] | u
         relates = true;
       }
       if (!relates || onlyCommitRanges(entry)) continue;
-      const keyed = keyedList(entry);
+      const keyed = (entry.versions ?? []).length === 0 ? versionless(entry, name) : keyedList(entry);
       if (!keyed) return undefined;
       lists.push(keyed);
     }
   }
   return lists;
+}
+
+/**
+ * An entry without `versions`, seen from names of `name`'s identity with a concrete version: a CPE
+ * of the identity confirms only the version it names (raw, or with its update folded in), or
+ * every version when its version is ANY and `defaultStatus` affected (name-match.ts,
+ * entryVersionVerdict). Undefined for a name without a concrete version or a CPE version with no key.
+ */
+function versionless(entry: AffectedCpes, name: Wfn): KeyedList | undefined {
+  if (!isConcrete(name.version)) return undefined;
+  const list: KeyedList = { entry, spans: [], texts: [], byCpeVersions: true };
+  for (const cpe of entry.cpes) {
+    const wfn = parseCached(cpe);
+    if (!wfn || !identityCovers(wfn, name) || wfn.version === NA) continue;
+    if (wfn.version === ANY) {
+      if (asStatus(entry.defaultStatus) === 'affected') list.spans.push({});
+      continue;
+    }
+    const raw = versionSortKey(unquoteWfnValue(wfn.version));
+    const folded = versionOfWfn(wfn);
+    const foldedKey = folded === undefined ? undefined : versionSortKey(folded);
+    if (raw === undefined || foldedKey === undefined) return undefined;
+    list.spans.push({ start: raw, end: raw });
+    if (foldedKey !== raw) list.spans.push({ start: foldedKey, end: foldedKey });
+  }
+  return list;
 }
 
 const PLAIN = /^[a-z0-9_]+$/;

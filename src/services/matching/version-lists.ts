@@ -9,7 +9,8 @@ import { keyedListsFor, type KeyedList } from '../../core/applicability/version-
 import { HOST } from '../../core/applicability/evaluate.js';
 import { isConcrete, versionsConfirm } from '../../core/applicability/name-match.js';
 import type { CveApplicability } from '../../core/applicability/types.js';
-import type { Wfn } from '../../core/cpe.js';
+import { unquoteWfnValue, type Wfn } from '../../core/cpe.js';
+import { entryConfirms } from '../../core/applicability/confirmed.js';
 import { plainVersion } from '../../core/version/cve5-single-index.js';
 import { versionOfWfn } from '../../core/version/cpe-version.js';
 import { versionSortKey } from '../../core/version/sort-key.js';
@@ -63,7 +64,8 @@ class ProductLists {
         if (values) values.push(value);
         else this.byText.set(text, [value]);
       }
-      if (list.entry.defaultStatus === 'affected') this.byDefault.push(value);
+      // Without versions, a CPE's ANY version stands for the default (its span covers every key).
+      if (!list.byCpeVersions && list.entry.defaultStatus === 'affected') this.byDefault.push(value);
     }
     this.stabbing = undefined;
   }
@@ -73,21 +75,26 @@ class ProductLists {
     const version = versionOfWfn(name);
     if (version === undefined || this.listed.length === 0) return [];
     const confirmed = new Set<string>();
-    for (const value of await this.candidates(version)) {
+    for (const value of await this.candidates(name, version)) {
       const { cve, list } = this.listed[value]!;
-      if (!confirmed.has(cve) && wanted(cve) && versionsConfirm(list.entry, name, HOST)) confirmed.add(cve);
+      if (confirmed.has(cve) || !wanted(cve)) continue;
+      if (list.byCpeVersions ? entryConfirms(list.entry, name) : versionsConfirm(list.entry, name, HOST))
+        confirmed.add(cve);
     }
     return [...confirmed];
   }
 
-  /** The lists that can hold `version`. */
-  private async candidates(version: string): Promise<Set<number>> {
+  /** The lists that can hold the name's `version` (its update folded in), or its version as written. */
+  private async candidates(name: Wfn, version: string): Promise<Set<number>> {
     const found = new Set<number>([...(this.byText.get(plainVersion(version)) ?? []), ...this.byDefault]);
-    const key = versionSortKey(version);
-    if (key === undefined || this.intervals.length === 0) return found;
-    if (this.intervals.length <= SCANNED_INTERVALS) {
-      for (const interval of this.intervals) if (intervalContains(interval, key)) found.add(interval.value);
-    } else {
+    if (this.intervals.length === 0) return found;
+    const keys = new Set([versionSortKey(version), versionSortKey(unquoteWfnValue(name.version))]);
+    for (const key of keys) {
+      if (key === undefined) continue;
+      if (this.intervals.length <= SCANNED_INTERVALS) {
+        for (const interval of this.intervals) if (intervalContains(interval, key)) found.add(interval.value);
+        continue;
+      }
       this.stabbing ??= await IntervalStabbing.build(this.intervals, this.listed.length);
       const { covering, extra } = this.stabbing.stab(key);
       for (const value of covering) found.add(value);
