@@ -144,6 +144,24 @@ describe('keyedListsFor places each versions entry', () => {
     expect(listFor([], entry)).toEqual(expected);
   });
 
+  it('leaves out a CPE setting an attribute a plain name leaves ANY, and evaluates it for a name that sets one', () => {
+    const app: CveApplicability = {
+      cveId: 'CVE-2024-0004',
+      origin: 'mitre-cvelist-v5',
+      statements: [
+        {
+          source: 'cna',
+          configurations: [],
+          affected: [
+            { cpes: ['cpe:/a:acme:widget:8::crb'], versions: [{ status: 'affected', version: '0', lessThan: '9' }] },
+          ],
+        },
+      ],
+    };
+    expect(keyedListsFor(app, NAME)).toEqual([]);
+    expect(keyedListsFor(app, parseCpe('cpe:2.3:a:acme:widget:8.1:*:crb:*:*:*:*:*'))).toBeUndefined();
+  });
+
   it('evaluates an entry without versions for a name without a concrete version', () => {
     const app: CveApplicability = {
       cveId: 'CVE-2024-0003',

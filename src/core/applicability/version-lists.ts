@@ -123,8 +123,8 @@ function onlyCommitRanges(entry: AffectedCpes): boolean {
 }
 
 /**
- * For names with the identity (part, vendor, product) of `name`, and a concrete version when
- * `name` has one: the keyed lists through which the CVE can confirm one, or undefined when only a
+ * For names with the identity (part, vendor, product) of `name`, a concrete version when `name`
+ * has one, and every attribute besides identity, version and update ANY when `name`'s are: the keyed lists through which the CVE can confirm one, or undefined when only a
  * full evaluation can tell (a configuration, an entry CPE with other attributes or a pattern
  * version, an NA version or an entry without versions for a name without a concrete one, a list
  * the vendor order cannot place, a CPE version without a sort key).
@@ -132,6 +132,7 @@ function onlyCommitRanges(entry: AffectedCpes): boolean {
  */
 export function keyedListsFor(app: CveApplicability, name: Wfn): KeyedList[] | undefined {
   const versioned = isConcrete(name.version);
+  const plainName = extrasAreAny(name);
   const lists: KeyedList[] = [];
   const related = entriesNaming(app, name.product);
   for (const statement of app.statements) {
@@ -145,7 +146,10 @@ export function keyedListsFor(app: CveApplicability, name: Wfn): KeyedList[] | u
         if (!identityCovers(wfn, name)) continue;
         // A not-applicable version never relates to a name with a concrete one (name-match.ts).
         if (wfn.version === NA && versioned) continue;
-        if (!extrasAreAny(wfn) || !(wfn.version === ANY || isConcrete(wfn.version))) return undefined;
+        const plainCpe = extrasAreAny(wfn);
+        // An attribute the CPE sets and the name leaves ANY makes every match only possible (name-match.ts).
+        if (!plainCpe && plainName) continue;
+        if (!plainCpe || !(wfn.version === ANY || isConcrete(wfn.version))) return undefined;
         relates = true;
       }
       if (!relates || onlyCommitRanges(entry)) continue;

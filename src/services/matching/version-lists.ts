@@ -7,7 +7,7 @@
  */
 import { keyedListsFor, type KeyedList } from '../../core/applicability/version-lists.js';
 import { HOST } from '../../core/applicability/evaluate.js';
-import { isConcrete, versionsConfirm } from '../../core/applicability/name-match.js';
+import { extrasAreAny, isConcrete, versionsConfirm } from '../../core/applicability/name-match.js';
 import type { CveApplicability } from '../../core/applicability/types.js';
 import { unquoteWfnValue, type Wfn } from '../../core/cpe.js';
 import { entryConfirms } from '../../core/applicability/confirmed.js';
@@ -104,9 +104,9 @@ class ProductLists {
   }
 }
 
-/** keyedListsFor answers alike for names of one identity whose versions are both concrete or both not. */
+/** keyedListsFor answers alike for names of one identity whose versions are both concrete or both not, and whose other attributes are both ANY or both not. */
 const identityOf = (name: Wfn) =>
-  `${name.part}\u0000${name.vendor}\u0000${name.product}\u0000${isConcrete(name.version) ? 'v' : ''}`;
+  `${name.part}\u0000${name.vendor}\u0000${name.product}\u0000${isConcrete(name.version) ? 'v' : ''}\u0000${extrasAreAny(name) ? '' : 'x'}`;
 
 export class VersionLists {
   /** Products asked about recently: a long scan names tens of thousands. */
