@@ -14,19 +14,15 @@ import { versionSortKey } from '../../src/core/version/sort-key.js';
 const NAME = parseCpe('cpe:2.3:a:acme:widget:2.1:*:*:*:*:*:*:*');
 const key = (version: string) => versionSortKey(version)!;
 
+/** A CVE whose one CNA statement has these affected entries. */
+const cnaOf = (affected: AffectedCpes[]): CveApplicability => ({
+  cveId: 'CVE-2024-0001',
+  origin: 'mitre-cvelist-v5',
+  statements: [{ source: 'cna', configurations: [], affected }],
+});
+
 function listFor(versions: Cve5VersionEntry[], entry: Partial<AffectedCpes> = {}) {
-  const app: CveApplicability = {
-    cveId: 'CVE-2024-0001',
-    origin: 'mitre-cvelist-v5',
-    statements: [
-      {
-        source: 'cna',
-        configurations: [],
-        affected: [{ cpes: ['cpe:2.3:a:acme:widget:*:*:*:*:*:*:*:*'], versions, ...entry }],
-      },
-    ],
-  };
-  const lists = keyedListsFor(app, NAME);
+  const lists = keyedListsFor(cnaOf([{ cpes: ['cpe:2.3:a:acme:widget:*:*:*:*:*:*:*:*'], versions, ...entry }]), NAME);
   return lists === undefined ? 'evaluated' : lists.map(({ spans, texts }) => ({ spans, texts }));
 }
 
@@ -145,50 +141,24 @@ describe('keyedListsFor places each versions entry', () => {
   });
 
   it('leaves out a CPE setting an attribute a plain name leaves ANY, and evaluates it for a name that sets one', () => {
-    const app: CveApplicability = {
-      cveId: 'CVE-2024-0004',
-      origin: 'mitre-cvelist-v5',
-      statements: [
-        {
-          source: 'cna',
-          configurations: [],
-          affected: [
-            { cpes: ['cpe:/a:acme:widget:8::crb'], versions: [{ status: 'affected', version: '0', lessThan: '9' }] },
-          ],
-        },
-      ],
-    };
+    const app = cnaOf([
+      { cpes: ['cpe:/a:acme:widget:8::crb'], versions: [{ status: 'affected', version: '0', lessThan: '9' }] },
+    ]);
     expect(keyedListsFor(app, NAME)).toEqual([]);
     expect(keyedListsFor(app, parseCpe('cpe:2.3:a:acme:widget:8.1:*:crb:*:*:*:*:*'))).toBeUndefined();
   });
 
   it('evaluates an entry without versions for a name without a concrete version', () => {
-    const app: CveApplicability = {
-      cveId: 'CVE-2024-0003',
-      origin: 'mitre-cvelist-v5',
-      statements: [
-        { source: 'cna', configurations: [], affected: [{ cpes: [widget('*')], defaultStatus: 'affected' }] },
-      ],
-    };
+    const app = cnaOf([{ cpes: [widget('*')], defaultStatus: 'affected' }]);
     expect(keyedListsFor(app, parseCpe(widget('*')))).toBeUndefined();
   });
 
   it('leaves out the entries of other products and gives lists only for the name’s', () => {
-    const app: CveApplicability = {
-      cveId: 'CVE-2024-0002',
-      origin: 'mitre-cvelist-v5',
-      statements: [
-        {
-          source: 'cna',
-          configurations: [],
-          affected: [
-            { cpes: ['cpe:2.3:a:acme:gadget:*:*:*:*:*:*:*:*'], versions: [{ status: 'affected', version: '9.9' }] },
-            { cpes: ['cpe:2.3:a:acme:widget:*:*:*:*:*:*:*:*'], versions: [{ status: 'affected', version: '2.1' }] },
-            { cpes: ['cpe:2.3:a:acme:wid*:*:*:*:*:*:*:*:*'], versions: [{ status: 'affected', version: '3.0' }] },
-          ],
-        },
-      ],
-    };
+    const app = cnaOf([
+      { cpes: ['cpe:2.3:a:acme:gadget:*:*:*:*:*:*:*:*'], versions: [{ status: 'affected', version: '9.9' }] },
+      { cpes: ['cpe:2.3:a:acme:widget:*:*:*:*:*:*:*:*'], versions: [{ status: 'affected', version: '2.1' }] },
+      { cpes: ['cpe:2.3:a:acme:wid*:*:*:*:*:*:*:*:*'], versions: [{ status: 'affected', version: '3.0' }] },
+    ]);
     expect(keyedListsFor(app, NAME)?.map((list) => list.texts)).toEqual([['2.1'], ['3.0']]);
   });
 });

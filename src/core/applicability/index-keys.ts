@@ -45,10 +45,16 @@ type VersionPart = Omit<IndexedCriterion, 'part' | 'vendor' | 'product' | 'vulne
 const ALWAYS: VersionPart = { alwaysCheck: true };
 
 /** The rows' version parts for a concrete criterion version: as given, and with its update folded in. */
-function exactParts(wfn: Wfn): VersionPart[] {
+/** The sort keys of a name's concrete version as written and with a patch-like update folded in (undefined: not comparable). */
+export function versionKeysOf(wfn: Wfn): { raw?: string; folded?: string } {
   const raw = versionSortKey(unquoteWfnValue(wfn.version));
   const foldedVersion = versionOfWfn(wfn);
   const folded = foldedVersion === undefined ? undefined : versionSortKey(foldedVersion);
+  return { ...(raw !== undefined ? { raw } : {}), ...(folded !== undefined ? { folded } : {}) };
+}
+
+function exactParts(wfn: Wfn): VersionPart[] {
+  const { raw, folded } = versionKeysOf(wfn);
   if (raw === undefined || folded === undefined) return [ALWAYS];
   return raw === folded ? [{ exactKey: raw }] : [{ exactKey: raw }, { exactKey: folded }];
 }
@@ -160,9 +166,7 @@ export const productLookupOf = (name: Wfn): NameLookup => ({
 export function nameLookupOf(name: Wfn): NameLookup {
   const lookup = productLookupOf(name);
   if (!isConcrete(name.version)) return lookup;
-  const raw = versionSortKey(unquoteWfnValue(name.version));
-  const foldedVersion = versionOfWfn(name);
-  const folded = foldedVersion === undefined ? undefined : versionSortKey(foldedVersion);
+  const { raw, folded } = versionKeysOf(name);
   return {
     ...lookup,
     ...(raw !== undefined ? { rawKey: raw } : {}),

@@ -6,8 +6,7 @@
  * status algorithm (evaluate.ts stays the definition; the matcher property tests compare the two).
  * An entry without `versions` is found by its CPEs' own versions and confirmed by relating it whole.
  */
-import { ANY, NA, unquoteWfnValue, type Wfn } from '../cpe.js';
-import { versionOfWfn } from '../version/cpe-version.js';
+import { ANY, isPlainValue, NA, type Wfn } from '../cpe.js';
 import { parseCached } from '../advisory/cpe-match.js';
 import { isGraphVersionType, isKnownVersionType } from '../version/compare.js';
 import type { Cve5VersionEntry } from '../version/cve5-affected.js';
@@ -18,6 +17,7 @@ import { parseLineBound } from '../version/line-bound.js';
 import { isAllVersions, isPlaceholderVersion } from '../version/placeholders.js';
 import { versionSortKey } from '../version/sort-key.js';
 import { isComparableVendorVersion } from '../version/vendor.js';
+import { versionKeysOf } from './index-keys.js';
 import { extrasAreAny, identityCovers, isConcrete } from './name-match.js';
 import type { AffectedCpes, CveApplicability } from './types.js';
 
@@ -124,8 +124,8 @@ function onlyCommitRanges(entry: AffectedCpes): boolean {
 
 /**
  * For names with the identity (part, vendor, product) of `name`, a concrete version when `name`
- * has one, and every attribute besides identity, version and update ANY when `name`'s are: the keyed lists through which the CVE can confirm one, or undefined when only a
- * full evaluation can tell (a configuration, an entry CPE with other attributes or a pattern
+ * has one, and every attribute besides identity, version and update ANY when `name`'s are: the
+ * keyed lists through which the CVE can confirm one, or undefined when only a full evaluation can tell (a configuration, an entry CPE with other attributes or a pattern
  * version, an NA version or an entry without versions for a name without a concrete one, a list
  * the vendor order cannot place, a CPE version without a sort key).
  * Entries that cannot confirm a release (commit ranges alone, `platforms`) are left out.
@@ -177,17 +177,13 @@ function versionless(entry: AffectedCpes, name: Wfn): KeyedList | undefined {
       if (asStatus(entry.defaultStatus) === 'affected') list.spans.push({});
       continue;
     }
-    const raw = versionSortKey(unquoteWfnValue(wfn.version));
-    const folded = versionOfWfn(wfn);
-    const foldedKey = folded === undefined ? undefined : versionSortKey(folded);
-    if (raw === undefined || foldedKey === undefined) return undefined;
+    const { raw, folded } = versionKeysOf(wfn);
+    if (raw === undefined || folded === undefined) return undefined;
     list.spans.push({ start: raw, end: raw });
-    if (foldedKey !== raw) list.spans.push({ start: foldedKey, end: foldedKey });
+    if (folded !== raw) list.spans.push({ start: folded, end: folded });
   }
   return list;
 }
-
-const PLAIN = /^[a-z0-9_]+$/;
 
 /** Per CVE: its entries by the plain products their CPEs name, and those with a CPE of another product value. */
 const entriesByProduct = new WeakMap<
@@ -202,7 +198,7 @@ const entriesByProduct = new WeakMap<
  */
 function entriesNaming(app: CveApplicability, product: string): ReadonlySet<AffectedCpes> | undefined {
   const wanted = product.toLowerCase();
-  if (!PLAIN.test(wanted)) return undefined;
+  if (!isPlainValue(wanted)) return undefined;
   let index = entriesByProduct.get(app);
   if (!index) {
     index = { plain: new Map(), open: [] };
@@ -211,7 +207,7 @@ function entriesNaming(app: CveApplicability, product: string): ReadonlySet<Affe
         for (const cpe of entry.cpes) {
           const value = parseCached(cpe)?.product.toLowerCase();
           if (value === undefined) continue;
-          if (!PLAIN.test(value)) index.open.push(entry);
+          if (!isPlainValue(value)) index.open.push(entry);
           else {
             const entries = index.plain.get(value);
             if (entries) entries.add(entry);

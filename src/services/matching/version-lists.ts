@@ -9,11 +9,11 @@ import { keyedListsFor, type KeyedList } from '../../core/applicability/version-
 import { HOST } from '../../core/applicability/evaluate.js';
 import { extrasAreAny, isConcrete, versionsConfirm } from '../../core/applicability/name-match.js';
 import type { CveApplicability } from '../../core/applicability/types.js';
-import { unquoteWfnValue, type Wfn } from '../../core/cpe.js';
+import type { Wfn } from '../../core/cpe.js';
 import { entryConfirms } from '../../core/applicability/confirmed.js';
+import { versionKeysOf } from '../../core/applicability/index-keys.js';
 import { plainVersion } from '../../core/version/cve5-single-index.js';
 import { versionOfWfn } from '../../core/version/cpe-version.js';
-import { versionSortKey } from '../../core/version/sort-key.js';
 import { IntervalStabbing, intervalContains, type KeyInterval } from '../../search/cpe-cves/interval-stabbing.js';
 import { LruCache } from '../../core/lru.js';
 
@@ -88,7 +88,8 @@ class ProductLists {
   private async candidates(name: Wfn, version: string): Promise<Set<number>> {
     const found = new Set<number>([...(this.byText.get(plainVersion(version)) ?? []), ...this.byDefault]);
     if (this.intervals.length === 0) return found;
-    const keys = new Set([versionSortKey(version), versionSortKey(unquoteWfnValue(name.version))]);
+    const { raw, folded } = versionKeysOf(name);
+    const keys = new Set([folded, raw]);
     for (const key of keys) {
       if (key === undefined) continue;
       if (this.intervals.length <= SCANNED_INTERVALS) {
