@@ -5,8 +5,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isConfirmed, marksOf, mayBeConfirmed, mayMark, productsOf } from '../../src/core/applicability/confirmed.js';
-import { evaluateApplicability } from '../../src/core/applicability/evaluate.js';
+import {
+  confirmedAlone,
+  confirmedByMarks,
+  isConfirmed,
+  marksOf,
+  mayBeConfirmed,
+  mayMark,
+  productsOf,
+} from '../../src/core/applicability/confirmed.js';
+import { evaluateApplicability, standsAlone } from '../../src/core/applicability/evaluate.js';
 import type { ContextCpe, CveApplicability } from '../../src/core/applicability/types.js';
 import { parseCpe } from '../../src/core/cpe.js';
 import { applicability, name } from '../search/cpe-cves/random-knowledge.js';
@@ -30,6 +38,28 @@ describe('isConfirmed', () => {
       }),
       { numRuns: 4000 },
     );
+    expect(confirmed).toBeGreaterThan(30);
+  });
+});
+
+describe('confirmedAlone', () => {
+  it('says what the marks of one name say, for CVEs whose configurations stand alone', () => {
+    let alone = 0;
+    let confirmed = 0;
+    fc.assert(
+      fc.property(applicability, context, (drawn, cpes) => {
+        const app: CveApplicability = { cveId: 'CVE-2024-0001', ...drawn };
+        if (!standsAlone(app)) return;
+        alone++;
+        for (const input of cpes) {
+          const expected = confirmedByMarks(app, [marksOf(app, input)]);
+          if (expected) confirmed++;
+          expect(confirmedAlone(app, input)).toBe(expected);
+        }
+      }),
+      { numRuns: 4000 },
+    );
+    expect(alone).toBeGreaterThan(500);
     expect(confirmed).toBeGreaterThan(30);
   });
 });

@@ -122,6 +122,18 @@ export function marksOf(app: CveApplicability, input: ContextCpe): Marks {
   return marks;
 }
 
+/**
+ * For a CVE whose configurations stand alone (evaluate.ts: standsAlone): whether one name confirms
+ * it, as `confirmedByMarks(app, [marksOf(app, input)])` says. Such a configuration is T as soon as
+ * one criterion is, so the first confirming vulnerable criterion decides and no marks are kept.
+ */
+export function confirmedAlone(app: CveApplicability, input: ContextCpe): boolean {
+  const inputProduct = plainOf(input.wfn.product);
+  for (const parsed of criteriaOf(app))
+    if (parsed.criterion.vulnerable && criterionMark(parsed, input, inputProduct) & CONFIRMING) return true;
+  return app.statements.some((statement) => statement.affected.some((entry) => affectedConfirms(entry, input)));
+}
+
 function criterionValue(mark: number, criterion: CpeMatchCriterion): Tri {
   if (mark & INVALID) return 'F';
   if (mark & DEFINITE) return 'T';

@@ -267,7 +267,7 @@ export class ProductCves {
 
   /**
    * Host matching's split of the CVEs a fingerprint name is the vulnerable element of: those it
-   * confirms by itself — hit by a key-decided criterion, in a CVE that `decided` marks (an NVD
+   * confirms by itself (ascending) — hit by a key-decided criterion, in a CVE that `decided` marks (an NVD
    * CVE whose configurations are ORs of OR nodes), and no range bound inside the name's version
    * family — and the rest, which the rules must evaluate.
    */
@@ -294,7 +294,7 @@ export class ProductCves {
     const cut = this.familyCutsOf(name, lookup);
     const confirmed: string[] = [];
     const evaluate = new Set<number>();
-    for (const local of hits) {
+    for (const local of hits.toUint32Array()) {
       if (decided[local] === 1 && !cut?.has(local)) confirmed.push(this.cveIds[local]!);
       else evaluate.add(local);
     }

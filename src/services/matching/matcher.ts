@@ -9,7 +9,9 @@
  * caches are dropped whenever the knowledge generation moves.
  */
 import { ANY, formatCpe23, parseCpe, quoteWfnValue, type Wfn } from '../../core/cpe.js';
+import { unionOfSorted } from '../../core/sorted-union.js';
 import {
+  confirmedAlone,
   confirmedByMarks,
   type Marks,
   marksOf,
@@ -43,8 +45,8 @@ export interface KnowledgeSource {
   candidates(name: CandidateName, generation?: number): Promise<string[]>;
   applicability(cveIds: string[]): Promise<CveApplicability[]>;
   /**
-   * For a fingerprint name of a concrete product: the CVEs it confirms by itself, and the CVEs
-   * it is the vulnerable element of that the rules must evaluate (undefined: use `candidates`).
+   * For a fingerprint name of a concrete product: the CVEs it confirms by itself (ascending), and
+   * the CVEs it is the vulnerable element of that the rules must evaluate (undefined: use `candidates`).
    */
   confirmations?(
     wfn: Wfn,
@@ -153,6 +155,8 @@ export class KnowledgeMatcher implements CveMatcher {
   private readonly keepEvidence: boolean;
   /** CVEs that CVE 5 version lists decide, per product: found by a name's version (confirmed-only matching). */
   private readonly versionLists = new VersionLists();
+  /** Marks of context names on other names' candidate CVEs (see marksOf). */
+  private readonly otherMarks = new LruCache<string, Marks>(100_000);
 
   constructor(
     private readonly source: KnowledgeSource,
@@ -201,6 +205,7 @@ export class KnowledgeMatcher implements CveMatcher {
     this.productsWithCriteria.clear();
     this.nameConfirmations.clear();
     this.versionLists.clear();
+    this.otherMarks.clear();
   }
 
   private async checkGeneration(): Promise<void> {
@@ -237,40 +242,47 @@ export class KnowledgeMatcher implements CveMatcher {
    * the CVEs whose configurations need more than one name, evaluated against the whole context.
    */
   private async confirmedOnly(inputs: ContextCpe[]): Promise<ContextMatch> {
-    const alone: NameConfirmation[] = [];
-    /** Per CVE that needs the whole context: the names that met it, with their (lazily worked out) marks. */
-    const conditional = new Map<string, { app: CveApplicability; names: Map<ContextCpe, Conditional> }>();
-    for (const input of inputs) {
-      if (input.role !== 'fingerprint') continue;
-      const result = await this.confirmedByName(input);
-      alone.push(result);
-      for (const entry of result.conditional) {
-        const found = conditional.get(entry.app.cveId) ?? { app: entry.app, names: new Map<ContextCpe, Conditional>() };
-        found.names.set(input, entry);
-        conditional.set(entry.app.cveId, found);
-      }
-    }
-    const byContext: string[] = [];
+    const byName: Array<{ owner: ContextCpe; result: NameConfirmation }> = [];
+    for (const input of inputs)
+      if (input.role === 'fingerprint') byName.push({ owner: input, result: await this.confirmedByName(input) });
     const products = productsOf(inputs);
-    for (const { app, names } of conditional.values()) {
-      // Most AND configurations name a platform the context does not hold: no marks needed to say no.
-      if (!mayBeConfirmed(app, products)) continue;
-      const marks: Marks[] = [];
-      for (const input of inputs) {
-        const entry = names.get(input);
-        if (entry !== undefined) {
-          entry.marks ??= marksOf(app, input);
-          marks.push(entry.marks);
-        } else if (mayMark(app, input.wfn.product)) marks.push(marksOf(app, input));
+    const byContext: string[] = [];
+    const looked = new Set<string>();
+    for (const { owner, result } of byName) {
+      for (const entry of result.conditional) {
+        const app = entry.app;
+        if (looked.has(app.cveId)) continue;
+        looked.add(app.cveId);
+        // Most AND configurations name a platform the context does not hold: no marks needed to say no.
+        if (!mayBeConfirmed(app, products)) continue;
+        const marks: Marks[] = [];
+        for (const input of inputs) {
+          if (input === owner) {
+            entry.marks ??= marksOf(app, input);
+            marks.push(entry.marks);
+          } else if (mayMark(app, input.wfn.product)) marks.push(this.marksOf(app, input));
+        }
+        if (confirmedByMarks(app, marks)) byContext.push(app.cveId);
       }
-      if (confirmedByMarks(app, marks)) byContext.push(app.cveId);
     }
+    const lists: string[][] = [];
+    for (const { result } of byName) if (result.confirmed.length > 0) lists.push(result.confirmed);
     // One name and nothing more: its own sorted list, shared with every context that has it.
-    const lists = alone.filter((result) => result.confirmed.length > 0);
-    if (lists.length === 1 && byContext.length === 0) return { confirmed: lists[0]!.confirmed, evidence: [] };
-    const confirmed = new Set(byContext);
-    for (const list of lists) for (const cve of list.confirmed) confirmed.add(cve);
-    return confirmed.size === 0 ? NO_MATCH : { confirmed: [...confirmed].sort(), evidence: [] };
+    if (lists.length === 1 && byContext.length === 0) return { confirmed: lists[0]!, evidence: [] };
+    if (byContext.length > 0) lists.push(byContext.sort());
+    const confirmed = unionOfSorted(lists);
+    return confirmed.length === 0 ? NO_MATCH : { confirmed, evidence: [] };
+  }
+
+  /** A context name's marks on another name's candidate CVE (the platform side of its configurations, say): they recur across contexts. */
+  private marksOf(app: CveApplicability, input: ContextCpe): Marks {
+    const key = `${input.role}\u0000${input.alias ?? input.cpe}\u0000${app.cveId}`;
+    let marks = this.otherMarks.get(key);
+    if (marks === undefined) {
+      marks = marksOf(app, input);
+      this.otherMarks.set(key, marks);
+    }
+    return marks;
   }
 
   private async confirmedByName(input: ContextCpe): Promise<NameConfirmation> {
@@ -281,11 +293,14 @@ export class KnowledgeMatcher implements CveMatcher {
     let result = NOTHING_CONFIRMED;
     if (hasConcreteIdentity(input.wfn)) {
       const split = await this.source.confirmations?.(input.wfn, key, this.generation);
+      /** Confirmed CVEs: those the index gives in ascending order, and the rest. */
+      let sorted: readonly string[] = [];
       const confirmed: string[] = [];
       let evaluate: CveApplicability[];
       if (split) {
         const listed = await this.versionLists.split(input.wfn, await this.applicabilityOf(split.evaluate));
-        confirmed.push(...split.confirmed, ...listed.confirmed);
+        sorted = split.confirmed;
+        confirmed.push(...listed.confirmed);
         evaluate = listed.evaluate;
       } else {
         const listed = await this.versionLists.confirmedByLists(input.wfn, async () =>
@@ -302,11 +317,11 @@ export class KnowledgeMatcher implements CveMatcher {
       const conditional: Conditional[] = [];
       for (const app of evaluate) {
         if (!standsAlone(app)) conditional.push({ app });
-        else if (confirmedByMarks(app, [marksOf(app, input)])) confirmed.push(app.cveId);
+        else if (confirmedAlone(app, input)) confirmed.push(app.cveId);
       }
       // Sorted once here: a context of this name alone shares the list.
-      if (confirmed.length > 0 || conditional.length > 0)
-        result = { confirmed: [...new Set(confirmed)].sort(), conditional };
+      if (sorted.length > 0 || confirmed.length > 0 || conditional.length > 0)
+        result = { confirmed: unionOfSorted([sorted, [...new Set(confirmed)].sort()]), conditional };
     }
     this.nameConfirmations.set(key, result);
     return result;
