@@ -83,10 +83,12 @@ export async function explainApi(
     coldMs.push(performance.now() - t0);
   }
   const warm = await timeRuns(WARM_RUNS, () => ask(1));
-  const { body } = await getJson(urlOf(1), token);
+  const { status, body } = await getJson(urlOf(1), token);
   const data = (body as { data?: Array<{ cve_evidence?: unknown[] }> }).data ?? [];
-  if (data.length !== PAGE || data.some((record) => !Array.isArray(record.cve_evidence)))
-    throw new Error('explain page 1: not 100 records with cve_evidence');
+  if (status !== 200 || data.length !== PAGE || data.some((record) => !Array.isArray(record.cve_evidence)))
+    throw new Error(
+      `explain page 1: not 100 records with cve_evidence (HTTP ${status}, ${data.length} records; ${JSON.stringify(body).slice(0, 300)})`,
+    );
   return { coldMs, warmP50Ms: percentile(warm, 0.5), warmP99Ms: percentile(warm, 0.99), responseBytes };
 }
 

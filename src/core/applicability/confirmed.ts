@@ -9,7 +9,14 @@
 import { parseCached } from '../advisory/cpe-match.js';
 import { ANY, formatCpe23, isPlainValue, type Wfn } from '../cpe.js';
 import { COVERING_KINDS, configurationValue, hasInvalid, HOST, nodeValue, type Tri } from './evaluate.js';
-import { isConcrete, isMatch, relateAffected, relateCriterion, type NameMatch } from './name-match.js';
+import {
+  isConcrete,
+  isMatch,
+  relateAffected,
+  relateCriterion,
+  type NameMatch,
+  versionListConfirms,
+} from './name-match.js';
 import type { AffectedCpes, ContextCpe, CpeMatchCriterion, CveApplicability } from './types.js';
 
 /** Per criterion (slot 1 on, in statement, configuration, node, criterion order). */
@@ -101,6 +108,11 @@ function affectedConfirms(entry: AffectedCpes, input: ContextCpe): boolean {
   // An affected entry names vulnerable products, which an OS guess never adds to a record.
   if (input.role === 'os') return false;
   for (const wfn of distinctCpes(entry)) {
+    const listed = versionListConfirms(wfn, entry, input.wfn, HOST);
+    if (listed !== undefined) {
+      if (listed) return true;
+      continue;
+    }
     const relation = relateAffected(wfn, entry, input.wfn, HOST);
     if (isMatch(relation) && isConfirming(relation)) return true;
   }

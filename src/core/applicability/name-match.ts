@@ -348,8 +348,34 @@ function statusVerdict(entry: AffectedCpes, name: Wfn, options: RelateOptions): 
  * attribute but identity and version concludes, its own version unread (entryVersionVerdict).
  */
 export function versionsConfirm(entry: AffectedCpes, name: Wfn, options: RelateOptions = {}): boolean {
-  const verdict = statusVerdict(entry, name, options);
-  return verdict !== 'excluded' && verdict.truth === 'definite';
+  // statusVerdict's definite answers, without the texts that describe them.
+  const version = versionOfWfn(name);
+  if (version === undefined || affectedStatus(version, entry).status !== 'affected') return false;
+  return !(options.families && entriesCutFamily(version, entry.versions ?? []));
+}
+
+/**
+ * Whether relating an entry's CPE to the name (relateAffected) gives a definite match, for the
+ * common shape only: a `versions` list and a CPE of ANY or a concrete version, whose version the
+ * list decides. Confirmation asks this of many entries, and the texts describing a match cost more
+ * than the answer. Undefined for any other shape.
+ */
+export function versionListConfirms(
+  cpe: Wfn,
+  entry: AffectedCpes,
+  name: Wfn,
+  options: RelateOptions = {},
+): boolean | undefined {
+  if ((entry.versions ?? []).length === 0 || cpe.version === NA || (cpe.version !== ANY && hasWildcard(cpe.version)))
+    return undefined;
+  try {
+    const attributes = attributesVerdict(cpe, name);
+    // An attribute the name leaves open, or platforms a CPE cannot show, leave the match possible.
+    if (typeof attributes === 'string' || attributes.length > 0 || (entry.platforms ?? []).length > 0) return false;
+    return versionsConfirm(entry, name, options);
+  } catch {
+    return false;
+  }
 }
 
 /** The version part of a CVE 5 `affected` entry for one of its CPEs (§2.5). */
