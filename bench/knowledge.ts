@@ -480,7 +480,7 @@ async function main(): Promise<void> {
     let memory: KnowledgeBenchResult['memory'];
     if (options.memoryObservations !== undefined) {
       const block = INGEST_BLOCKS.memory;
-      await storage.db.run(`DELETE FROM hosts WHERE ip LIKE ?`, [`${10 + block}.%`]);
+      await clearBlock(storage, block);
       const file = path.join(work, 'observations-memory.ndjson');
       await writeObservations(file, model, options.memoryObservations, now, block);
       say(`long ingest: ${fmt(options.memoryObservations)} observations through \`vulnscope ingest scans\``);
@@ -834,6 +834,20 @@ async function* until<T>(items: AsyncIterable<T>, deadline: number): AsyncIterab
   }
 }
 
+/**
+ * Deletes the records an earlier run left at a block's addresses (a reused database), through the
+ * change log like every product write, so the index snapshot a later server reads stays exact.
+ */
+async function clearBlock(storage: Storage, block: number): Promise<void> {
+  const rows = await storage.db.all<{ id: number | string }>(`SELECT id FROM hosts WHERE ip LIKE ?`, [
+    `${10 + block}.%`,
+  ]);
+  await storage.hosts.expire(
+    rows.map((row) => Number(row.id)),
+    Number.MAX_SAFE_INTEGER,
+  );
+}
+
 async function measureIngest(
   run: { storage: Storage; model: KnowledgeModel; work: string; count: number; now: number; budget: number },
   mode: Exclude<keyof typeof INGEST_BLOCKS, 'memory'>,
@@ -841,8 +855,7 @@ async function measureIngest(
 ): Promise<IngestFigures> {
   const { storage } = run;
   const block = INGEST_BLOCKS[mode];
-  // A database reused from an earlier run holds that run's records at these addresses.
-  await storage.db.run(`DELETE FROM hosts WHERE ip LIKE ?`, [`${10 + block}.%`]);
+  await clearBlock(storage, block);
   const file = path.join(run.work, `observations-${mode}.ndjson`);
   await writeObservations(file, run.model, run.count, run.now, block);
   const classifier = new ClassificationResolver(await storage.classificationLists.allEntries());
