@@ -30,6 +30,7 @@ import type { CveMatcher } from '../src/core/matching.js';
 import { runIngest, type IngestSummary } from '../src/ingest/pipeline.js';
 import { readScanFile } from '../src/ingest/readers/index.js';
 import { createStorage, type Storage } from '../src/storage/index.js';
+import { ipSortKey, parseIp } from '../src/core/ip.js';
 import {
   benchDatabase,
   DEFAULT_DATA_DIR,
@@ -839,13 +840,11 @@ async function* until<T>(items: AsyncIterable<T>, deadline: number): AsyncIterab
  * change log like every product write, so the index snapshot a later server reads stays exact.
  */
 async function clearBlock(storage: Storage, block: number): Promise<void> {
-  const rows = await storage.db.all<{ id: number | string }>(`SELECT id FROM hosts WHERE ip LIKE ?`, [
-    `${10 + block}.%`,
-  ]);
-  await storage.hosts.expire(
-    rows.map((row) => Number(row.id)),
-    Number.MAX_SAFE_INTEGER,
+  const ids = await storage.hosts.idsInIpKeyRange(
+    ipSortKey(parseIp(`${10 + block}.0.0.0`)),
+    ipSortKey(parseIp(`${10 + block}.255.255.255`)),
   );
+  await storage.hosts.expire(ids, Number.MAX_SAFE_INTEGER);
 }
 
 async function measureIngest(

@@ -9,7 +9,7 @@
 import { ANY, NA, compareAttribute, unquoteWfnValue, type CpeAttribute, type Relation, type Wfn } from '../cpe.js';
 import { compareVersions } from '../version/compare.js';
 import { versionOfWfn } from '../version/cpe-version.js';
-import { affectedStatus, type Cve5VersionEntry } from '../version/cve5-affected.js';
+import { affectedStatus, type AffectedStatus, type Cve5VersionEntry } from '../version/cve5-affected.js';
 import { entriesCutFamily, rangeCutsFamily } from '../version/family.js';
 import { checkRange, type VersionRange } from '../version/range.js';
 import type { AffectedCpes, EvidenceKind, UnknownAttribute } from './types.js';
@@ -318,14 +318,13 @@ const isRangeEntry = (entry: Cve5VersionEntry) => entry.lessThan !== undefined |
  * (CISA-ADP: `openssl:3.0.0` with `3.0.0 <= v < 3.0.7`, `openssh:9.5:-` with `9.5 <= v <= 9.7`).
  */
 function statusVerdict(entry: AffectedCpes, name: Wfn, options: RelateOptions): Verdict {
-  const version = versionOfWfn(name);
-  if (version === undefined) return possible('version_unknown');
-  const status = affectedStatus(version, entry);
-  if (options.families && status.status !== 'unknown' && entriesCutFamily(version, entry.versions ?? [])) {
-    return possible('version_family', describeVersions(entry));
-  }
-  if (status.status === 'unaffected') return 'excluded';
-  if (status.status === 'unknown') return possible('uncomparable', describeVersions(entry));
+  const decision = statusDecision(entry, name, options);
+  if (decision === 'excluded') return decision;
+  if (decision.outcome === 'possible')
+    return decision.kind === 'version_unknown'
+      ? possible(decision.kind)
+      : possible(decision.kind, describeVersions(entry));
+  const { status } = decision;
   const deciding = decidingEntry(status.reason, entry);
   const decidingType = typeof deciding === 'object' ? deciding.versionType : undefined;
   const match: NameMatch = {
@@ -343,15 +342,32 @@ function statusVerdict(entry: AffectedCpes, name: Wfn, options: RelateOptions): 
   return match;
 }
 
+/** What the status algorithm decides for the name, before any text describes it. */
+function statusDecision(
+  entry: AffectedCpes,
+  name: Wfn,
+  options: RelateOptions,
+):
+  | 'excluded'
+  | { outcome: 'possible'; kind: 'version_unknown' | 'version_family' | 'uncomparable' }
+  | { outcome: 'affected'; status: AffectedStatus } {
+  const version = versionOfWfn(name);
+  if (version === undefined) return { outcome: 'possible', kind: 'version_unknown' };
+  const status = affectedStatus(version, entry);
+  if (options.families && status.status !== 'unknown' && entriesCutFamily(version, entry.versions ?? []))
+    return { outcome: 'possible', kind: 'version_family' };
+  if (status.status === 'unaffected') return 'excluded';
+  if (status.status === 'unknown') return { outcome: 'possible', kind: 'uncomparable' };
+  return { outcome: 'affected', status };
+}
+
 /**
  * Whether the entry's `versions` confirm the name: what a CPE of the entry with ANY in every
  * attribute but identity and version concludes, its own version unread (entryVersionVerdict).
  */
 export function versionsConfirm(entry: AffectedCpes, name: Wfn, options: RelateOptions = {}): boolean {
-  // statusVerdict's definite answers, without the texts that describe them.
-  const version = versionOfWfn(name);
-  if (version === undefined || affectedStatus(version, entry).status !== 'affected') return false;
-  return !(options.families && entriesCutFamily(version, entry.versions ?? []));
+  const decision = statusDecision(entry, name, options);
+  return decision !== 'excluded' && decision.outcome === 'affected';
 }
 
 /**

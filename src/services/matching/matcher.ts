@@ -74,6 +74,8 @@ const ENTRY_BYTES = 96;
 const weighContext = (match: ContextMatch, key: string) =>
   ENTRY_BYTES + key.length + 8 * match.confirmed.length + 160 * match.evidence.length;
 const weighNames = (cves: string[], key: string) => ENTRY_BYTES + key.length + 8 * cves.length;
+// Estimated: a typed array's object and buffer take about 100 bytes besides its contents.
+const weighMarks = (marks: Marks, key: string) => ENTRY_BYTES + key.length + 100 + marks.byteLength;
 function weighConfirmation(result: NameConfirmation, key: string): number {
   let bytes = ENTRY_BYTES + key.length + 8 * result.confirmed.length;
   // The entry, its typed array and that array's buffer once worked out: ~290 bytes measured per conditional CVE.
@@ -155,8 +157,8 @@ export class KnowledgeMatcher implements CveMatcher {
   private readonly keepEvidence: boolean;
   /** CVEs that CVE 5 version lists decide, per product: found by a name's version (confirmed-only matching). */
   private readonly versionLists = new VersionLists();
-  /** Marks of context names on other names' candidate CVEs (see marksOf). */
-  private readonly otherMarks = new LruCache<string, Marks>(100_000);
+  /** Marks of context names on other names' candidate CVEs (see marksOf), held to 16 MiB of estimated bytes. */
+  private readonly otherMarks = new LruCache<string, Marks>(16 * MIB, weighMarks);
 
   constructor(
     private readonly source: KnowledgeSource,
